@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# thin-sctp: developer front end.  Kbuild objects live in net/sctp/Kbuild.thin.
+#
+#   make [KVER=...]        build sctp.ko and sctp_diag.ko for KVER
+#   make install           install into /lib/modules/$KVER/updates + depmod
+#   make uninstall         remove them again
+#   make patches           export the change as an upstream patch series
+#   make style             checkpatch --strict on our C files and patches
+#   make check             every test layer, ends with "N passed, M failed"
+#   make demo              stock vs thin comparison in the test VM
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+
+running := $(shell uname -r)
+ifeq ($(KVER),)
+KVER := $(shell if [ -d /lib/modules/$(running)/build ]; then echo $(running); \
+	else ls -d /usr/src/linux-headers-6.1.0-*-amd64 2>/dev/null | \
+	sed 's,.*/linux-headers-,,' | sort -V | tail -n 1; fi)
+endif
+BUILD := $(TOP)/build/$(KVER)
+TREE := $(BUILD)/tree
+KDIR := /lib/modules/$(KVER)/build
+THIN_VERSION := $(shell git -C $(TOP) describe --always --dirty --tags 2>/dev/null || echo unknown)
+MODULES := $(TREE)/net/sctp/sctp.ko $(TREE)/net/sctp/sctp_diag.ko
+JOBS ?= $(shell nproc)
+
+KBUILD_ARGS := -C $(KDIR) M=$(TREE)/net/sctp \
+	CONFIG_IP_SCTP=m CONFIG_INET_SCTP_DIAG=m \
+	NOSTDINC_FLAGS="-I$(TREE)/include -I$(TREE)/include/uapi" \
+	THIN_VERSION="$(THIN_VERSION)"
+
+.PHONY: all modules prepare install uninstall dkms-install patches style \
+	sparse w1 check unit vm-check regress demo clean deps install-sysctl
+
+all: modules
+
+prepare:
+	@[ -n "$(KVER)" ] || { echo "no 6.1.0-*-amd64 headers found; run: apt-get install -y linux-headers-amd64 linux-source-6.1"; exit 1; }
+	@scripts/prepare-tree.sh $(KVER) $(BUILD)
+
+modules: prepare
+	$(MAKE) $(KBUILD_ARGS) -j$(JOBS) modules
+	@scripts/check-modules.sh $(KVER) $(TREE)/net/sctp "$(THIN_VERSION)"
+	@echo "built: $(MODULES)"
+
+# W=1 and sparse, reported for our own files (upstream sctp has its own
+# warnings; we must not add any).
+w1: prepare
+	$(MAKE) $(KBUILD_ARGS) -j$(JOBS) W=1 modules 2>&1 | tee $(BUILD)/w1.log
+	@scripts/own-warnings.sh $(BUILD)/w1.log
+
+sparse: prepare
+	$(MAKE) $(KBUILD_ARGS) -j$(JOBS) C=2 modules 2>&1 | tee $(BUILD)/sparse.log
+	@scripts/own-warnings.sh $(BUILD)/sparse.log
+
+install: modules
+	install -D -m 0644 $(TREE)/net/sctp/sctp.ko /lib/modules/$(KVER)/updates/thin-sctp/sctp.ko
+	install -D -m 0644 $(TREE)/net/sctp/sctp_diag.ko /lib/modules/$(KVER)/updates/thin-sctp/sctp_diag.ko
+	depmod -a $(KVER)
+	@echo "installed; 'modprobe sctp' now loads thin-sctp $(THIN_VERSION)"
+
+uninstall:
+	rm -rf /lib/modules/$(KVER)/updates/thin-sctp
+	depmod -a $(KVER)
+
+install-sysctl:
+	install -D -m 0644 sysctl/90-thin-sctp.conf /etc/sysctl.d/90-thin-sctp.conf
+	@echo "installed /etc/sysctl.d/90-thin-sctp.conf (applies when sctp loads)"
+
+patches: prepare
+	@scripts/export-patches.sh $(BUILD) $(TOP)/out/patches
+
+style: prepare
+	@scripts/style.sh $(TREE)
+
+deps:
+	@scripts/deps.sh
+
+check:
+	@scripts/check.sh
+
+demo:
+	@scripts/demo.sh
+
+clean:
+	rm -rf $(TOP)/build $(TOP)/out
