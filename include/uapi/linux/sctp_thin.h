@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later WITH Linux-syscall-note */
+/* thin-sctp: socket options for thin-stream retransmission mechanisms.
+ *
+ * Petlund et al., "Improving SCTP retransmission delays for
+ * time-dependent thin streams", 2009, sections 5.1-5.4.
+ *
+ * Option numbers: upstream 6.1 uses 0-37 (RFC 6458 options) and 100-133
+ * (Linux-private options).  180 and 181 leave room for both ranges to grow
+ * and are not used by any upstream kernel up to 6.18.
+ */
+
+#ifndef _UAPI_LINUX_SCTP_THIN_H
+#define _UAPI_LINUX_SCTP_THIN_H
+
+#include <linux/types.h>
+#include <linux/sctp.h>
+
+#define SCTP_THIN	180	/* struct sctp_thin_params, get and set */
+#define SCTP_THIN_INFO	181	/* struct sctp_thin_info, get only */
+
+/* Mechanisms (stp_flags / sti_flags) */
+#define SCTP_THIN_RTO_MIN		0x01	/* paper 5.2: RTOmin while thin */
+#define SCTP_THIN_RESTART_TIMER		0x02	/* paper 5.2, RFC 7765 */
+#define SCTP_THIN_LINEAR_TIMEOUTS	0x04	/* paper 5.3 */
+#define SCTP_THIN_FAST_RETRANSMIT	0x08	/* paper 5.4 */
+#define SCTP_THIN_LOSS_ESTIMATION	0x10	/* paper 5.1: detection uses loss */
+#define SCTP_THIN_ALL			0x1f
+
+struct sctp_thin_params {
+	sctp_assoc_t	stp_assoc_id;	/* SCTP_{FUTURE,CURRENT,ALL}_ASSOC or id */
+	__u32		stp_flags;	/* SCTP_THIN_* mechanisms enabled */
+	__u32		stp_rto_min;	/* ms, RTOmin while thin */
+	__u32		stp_linear_timeouts_max; /* linear T3 expiries in a row */
+};
+
+/* sti_state bits */
+#define SCTP_THIN_STATE_THIN		0x01	/* detected as thin now */
+#define SCTP_THIN_STATE_SATURATED	0x02	/* list over cap or no memory */
+
+#define SCTP_THIN_LOSS_ONE	65536	/* sti_lossrate fixed point 1.0 */
+
+struct sctp_thin_info {
+	sctp_assoc_t	sti_assoc_id;	/* in: association (one-to-many) */
+	__u32		sti_flags;	/* effective mechanisms */
+	__u32		sti_state;	/* SCTP_THIN_STATE_* */
+	__u32		sti_in_flight;	/* packets in flight */
+	__u32		sti_lossrate;	/* estimate, SCTP_THIN_LOSS_ONE == 1.0 */
+	__u32		sti_transitions; /* thin <-> thick changes */
+	__u64		sti_pkts_sent;	/* DATA packets sent, incl. rtx */
+	__u64		sti_pkts_lost;	/* packets declared lost */
+	__u64		sti_timeouts;	/* T3-rtx expiries */
+	__u64		sti_linear_timeouts; /* expiries without backoff */
+	__u64		sti_fast_rtx;	/* fast rtx on first indication */
+	__u64		sti_rto_min_clamps; /* RTO set from thin RTOmin */
+	__u64		sti_restart_corrections; /* RFC 7765 restarts */
+};
+
+#endif /* _UAPI_LINUX_SCTP_THIN_H */
