@@ -22,7 +22,7 @@ endif
 BUILD := $(TOP)/build/$(KVER)
 TREE := $(BUILD)/tree
 KDIR := /lib/modules/$(KVER)/build
-THIN_VERSION := $(shell git -C $(TOP) describe --always --dirty --tags 2>/dev/null || echo unknown)
+THIN_VERSION := $(or $(THIN_VERSION_OVERRIDE),$(shell git -C $(TOP) describe --always --dirty --tags 2>/dev/null),unknown)
 MODULES := $(TREE)/net/sctp/sctp.ko $(TREE)/net/sctp/sctp_diag.ko
 JOBS ?= $(shell nproc)
 
@@ -56,14 +56,10 @@ sparse: prepare
 	@scripts/own-warnings.sh $(BUILD)/sparse.log
 
 install: modules
-	install -D -m 0644 $(TREE)/net/sctp/sctp.ko /lib/modules/$(KVER)/updates/thin-sctp/sctp.ko
-	install -D -m 0644 $(TREE)/net/sctp/sctp_diag.ko /lib/modules/$(KVER)/updates/thin-sctp/sctp_diag.ko
-	depmod -a $(KVER)
-	@echo "installed; 'modprobe sctp' now loads thin-sctp $(THIN_VERSION)"
+	@scripts/install-modules.sh install $(KVER) $(TREE)/net/sctp
 
 uninstall:
-	rm -rf /lib/modules/$(KVER)/updates/thin-sctp
-	depmod -a $(KVER)
+	@scripts/install-modules.sh uninstall $(KVER)
 
 install-sysctl:
 	install -D -m 0644 sysctl/90-thin-sctp.conf /etc/sysctl.d/90-thin-sctp.conf

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Install every Debian package and Python tool the build and the tests need
+# (root, Debian 12).  Idempotent: installs only what is missing.
+set -eu
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+VENV=${THIN_VENV:-/opt/thin-venv}
+
+pkgs="build-essential bc flex bison libelf-dev libssl-dev kmod dwarves
+linux-image-amd64 linux-headers-amd64 linux-source-6.1
+qemu-system-x86 qemu-utils sparse dkms python3-venv python3-pip
+iproute2 iputils-ping ethtool nftables tcpdump procps psmisc
+clang valgrind"
+for f in "$TOP"/tests/*/DEPS "$TOP"/tools/DEPS; do
+	[ -f "$f" ] && pkgs="$pkgs $(grep -v '^#' "$f" | tr '\n' ' ')"
+done
+
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	[ "$(id -u)" = 0 ] || { echo "deps: need root to install:$missing" >&2; exit 1; }
+	echo "deps: installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing
+fi
+
+# The three kernel packages must be one Debian version.
+kver=$(ls -d /usr/src/linux-headers-6.1.0-*-amd64 | sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)
+for p in "linux-image-$kver" "linux-headers-$kver" linux-source-6.1; do
+	v=$(dpkg-query -W -f='${Version}' "$p")
+	echo "deps: $p $v"
+done
+
+if [ ! -x "$VENV/bin/vng" ]; then
+	python3 -m venv "$VENV"
+	"$VENV/bin/pip" install -q --upgrade pip
+	"$VENV/bin/pip" install -q -r "$TOP/scripts/requirements.txt"
+fi
+echo "deps: ok (virtme-ng $("$VENV/bin/vng" --version 2>/dev/null | head -n 1))"

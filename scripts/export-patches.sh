@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Export the whole change as an upstream-style series against the pristine
+# tree: one patch adding our new files, then the hook patches, in order.
+# The result applies with `git am` or `patch -p1` to a full 6.1 tree.
+set -eu
+BUILD=$1 OUT=$2
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+work=$BUILD/export
+rm -rf "$work" "$OUT"
+mkdir -p "$OUT"
+cp -a "$BUILD/pristine" "$work"
+rm -f "$work/.version"
+cd "$work"
+git init -q
+git -c user.name=thin-sctp -c user.email=thin-sctp@invalid add -A
+git -c user.name=thin-sctp -c user.email=thin-sctp@invalid commit -qm pristine
+base=$(git rev-parse HEAD)
+for d in net/sctp include/net/sctp include/uapi/linux; do
+	for f in "$TOP/$d"/*; do
+		[ -f "$f" ] && cp "$f" "$d/"
+	done
+done
+git add -A
+git -c user.name=thin-sctp -c user.email=thin-sctp@invalid commit -qm "sctp: add thin-stream retransmission mechanisms
+
+New files of thin-sctp (Petlund et al., 2009): the packet-in-flight
+core, its glue to lksctp, socket option and tracepoint headers.
+They are wired in by the patches that follow."
+grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/patches/6.1/series" | while read -r p; do
+	git -c user.name=thin-sctp -c user.email=thin-sctp@invalid am -q "$TOP/patches/6.1/$p"
+done
+git format-patch -q --no-signature -o "$OUT" "$base..HEAD"
+(cd "$OUT" && ls ./*.patch | sed 's,^\./,,' >series)
+echo "patches: $(wc -l <"$OUT/series") patches in $OUT"

@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# checkpatch --strict on our C files and on each hook patch.  Prints one
+# line per file and fails on any error, warning or check.
+set -u
+TREE=$1
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+CP="perl $TREE/scripts/checkpatch.pl --strict --no-tree --quiet --show-types --ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES"
+cd "$TOP" || exit 1
+fail=0 n=0
+for f in net/sctp/*.c net/sctp/*.h include/net/sctp/*.h include/uapi/linux/*.h tools/*.c tests/unit/*.c tests/unit/*.h; do
+	[ -f "$f" ] || continue
+	n=$((n + 1))
+	if out=$($CP -f "$f" 2>&1) && [ -z "$out" ]; then
+		echo "style: ok   $f"
+	else
+		echo "style: FAIL $f"; echo "$out" | head -n 30; fail=$((fail + 1))
+	fi
+done
+for p in patches/6.1/*.patch; do
+	n=$((n + 1))
+	if out=$($CP "$p" 2>&1) && [ -z "$out" ]; then
+		echo "style: ok   $p"
+	else
+		echo "style: FAIL $p"; echo "$out" | head -n 30; fail=$((fail + 1))
+	fi
+done
+echo "style: $((n - fail)) passed, $fail failed"
+[ "$fail" = 0 ]
