@@ -31,7 +31,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(TREE)/net/sctp \
 	NOSTDINC_FLAGS="-I$(TREE)/include -I$(TREE)/include/uapi" \
 	THIN_VERSION="$(THIN_VERSION)"
 
-.PHONY: all modules prepare install uninstall dkms-install patches style \
+.PHONY: tests all modules prepare install uninstall dkms-install patches style \
 	sparse w1 check unit vm-check regress demo clean deps install-sysctl
 
 all: modules
@@ -54,6 +54,10 @@ w1: prepare
 sparse: prepare
 	$(MAKE) $(KBUILD_ARGS) -j$(JOBS) C=2 modules 2>&1 | tee $(BUILD)/sparse.log
 	@scripts/own-warnings.sh $(BUILD)/sparse.log
+
+tests:
+	$(MAKE) -C tests/kernel
+	@[ ! -f tools/Makefile ] || $(MAKE) -C tools
 
 install: modules
 	@scripts/install-modules.sh install $(KVER) $(TREE)/net/sctp

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Tests of the SCTP_THIN and SCTP_THIN_INFO socket options over loopback:
+ * defaults from the netns sysctls, per-socket and per-association
+ * settings (RFC 6458 assoc_id rules), bad input, and the counters.
+ *
+ * Usage: sockopt PORT    (prints TAP-like lines and "N passed, M failed")
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <time.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <linux/sctp.h>
+#include <linux/sctp_thin.h>
+
+static int passed, failed;
+
+#define CHECK(cond, ...) do {						\
+	if (cond) {							\
+		passed++;						\
+		printf("ok - ");					\
+	} else {							\
+		failed++;						\
+		printf("not ok - (%s:%d) ", __FILE__, __LINE__);	\
+	}								\
+	printf(__VA_ARGS__);						\
+	printf("\n");							\
+} while (0)
+
+static int read_sysctl(const char *name)
+{
+	char path[256];
+	FILE *f;
+	int v = -1;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/sctp/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static struct sockaddr_in addr(int port)
+{
+	struct sockaddr_in a;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons(port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	return a;
+}
+
+static int get_params(int fd, sctp_assoc_t id, struct sctp_thin_params *p)
+{
+	socklen_t len = sizeof(*p);
+
+	memset(p, 0, sizeof(*p));
+	p->stp_assoc_id = id;
+	return getsockopt(fd, IPPROTO_SCTP, SCTP_THIN, p, &len);
+}
+
+static int set_params(int fd, sctp_assoc_t id, unsigned int flags,
+		      unsigned int rto_min, unsigned int lt_max)
+{
+	struct sctp_thin_params p = {
+		.stp_assoc_id = id,
+		.stp_flags = flags,
+		.stp_rto_min = rto_min,
+		.stp_linear_timeouts_max = lt_max,
+	};
+
+	return setsockopt(fd, IPPROTO_SCTP, SCTP_THIN, &p, sizeof(p));
+}
+
+static int get_info(int fd, sctp_assoc_t id, struct sctp_thin_info *info)
+{
+	socklen_t len = sizeof(*info);
+
+	memset(info, 0, sizeof(*info));
+	info->sti_assoc_id = id;
+	return getsockopt(fd, IPPROTO_SCTP, SCTP_THIN_INFO, info, &len);
+}
+
+static void msleep(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static void test_defaults_and_errors(int port)
+{
+	unsigned int want = 0, bad_len = 3;
+	struct sctp_thin_params p;
+	struct sockaddr_in a = addr(port);
+	int lfd, cfd, sfd, rc, rto_max;
+	char buf[64];
+
+	if (read_sysctl("thin_rto_min") > 0)
+		want |= SCTP_THIN_RTO_MIN;
+	if (read_sysctl("thin_restart_timer") > 0)
+		want |= SCTP_THIN_RESTART_TIMER;
+	if (read_sysctl("thin_linear_timeouts") > 0)
+		want |= SCTP_THIN_LINEAR_TIMEOUTS;
+	if (read_sysctl("thin_fast_retransmit") > 0)
+		want |= SCTP_THIN_FAST_RETRANSMIT;
+	if (read_sysctl("thin_loss_estimation") > 0)
+		want |= SCTP_THIN_LOSS_ESTIMATION;
+	rto_max = read_sysctl("rto_max");
+
+	lfd = socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP);
+	CHECK(lfd >= 0, "one-to-one socket");
+	rc = get_params(lfd, 0, &p);
+	CHECK(rc == 0 && p.stp_flags == want,
+	      "new socket takes netns defaults (flags 0x%x, want 0x%x)",
+	      p.stp_flags, want);
+	CHECK(p.stp_linear_timeouts_max ==
+	      (unsigned int)read_sysctl("thin_linear_timeouts_max"),
+	      "linear timeouts max from sysctl (%u)",
+	      p.stp_linear_timeouts_max);
+
+	rc = setsockopt(lfd, IPPROTO_SCTP, SCTP_THIN, &p, bad_len);
+	CHECK(rc < 0 && errno == EINVAL, "short optlen -> EINVAL");
+	rc = set_params(lfd, 0, 0x100, 0, 0);
+	CHECK(rc < 0 && errno == EINVAL, "unknown flag bits -> EINVAL");
+	rc = set_params(lfd, 0, SCTP_THIN_RTO_MIN, rto_max + 1, 0);
+	CHECK(rc < 0 && errno == EINVAL, "rto_min above rto_max -> EINVAL");
+	rc = set_params(lfd, 0, SCTP_THIN_ALL, 0, 1000);
+	CHECK(rc < 0 && errno == EINVAL, "linear max 1000 -> EINVAL");
+	rc = get_params(lfd, 0, &p);
+	CHECK(rc == 0 && p.stp_flags == want, "failed sets changed nothing");
+	rc = setsockopt(lfd, IPPROTO_SCTP, SCTP_THIN_INFO, &p, sizeof(p));
+	CHECK(rc < 0 && errno == ENOPROTOOPT, "SCTP_THIN_INFO is read-only");
+
+	rc = set_params(lfd, 0, SCTP_THIN_ALL, 250, 4);
+	CHECK(rc == 0, "set all mechanisms, rto_min 250, max 4");
+	rc = get_params(lfd, 0, &p);
+	CHECK(rc == 0 && p.stp_flags == SCTP_THIN_ALL &&
+	      p.stp_rto_min == 250 && p.stp_linear_timeouts_max == 4,
+	      "getsockopt returns the effective settings");
+
+	/* A second socket in the same netns stays at the defaults. */
+	sfd = socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP);
+	rc = get_params(sfd, 0, &p);
+	CHECK(rc == 0 && p.stp_flags == want, "second socket unaffected");
+	close(sfd);
+
+	CHECK(bind(lfd, (struct sockaddr *)&a, sizeof(a)) == 0, "bind");
+	CHECK(listen(lfd, 4) == 0, "listen");
+	cfd = socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP);
+	rc = set_params(cfd, 0, SCTP_THIN_ALL, 0, 0);
+	CHECK(rc == 0, "client: all mechanisms on");
+	CHECK(connect(cfd, (struct sockaddr *)&a, sizeof(a)) == 0, "connect");
+	sfd = accept(lfd, NULL, NULL);
+	CHECK(sfd >= 0, "accept");
+	rc = get_params(sfd, 0, &p);
+	CHECK(rc == 0 && p.stp_flags == SCTP_THIN_ALL && p.stp_rto_min == 250,
+	      "accepted socket and association inherit the listener's");
+
+	{
+		struct sctp_thin_info info;
+		int i, n = 20;
+
+		for (i = 0; i < n; i++) {
+			memset(buf, 'a' + i % 26, sizeof(buf));
+			if (send(cfd, buf, sizeof(buf), 0) != sizeof(buf))
+				break;
+			if (recv(sfd, buf, sizeof(buf), 0) <= 0)
+				break;
+			msleep(20);
+		}
+		CHECK(i == n, "%d messages exchanged", n);
+		msleep(300);
+		rc = get_info(cfd, 0, &info);
+		CHECK(rc == 0, "SCTP_THIN_INFO on one-to-one socket");
+		CHECK(info.sti_pkts_sent >= (unsigned long long)n &&
+		      info.sti_pkts_sent <= (unsigned long long)n + 2,
+		      "packets sent %llu (messages %d)", info.sti_pkts_sent, n);
+		CHECK(info.sti_in_flight == 0, "in flight 0 when idle (%u)",
+		      info.sti_in_flight);
+		CHECK(info.sti_state & SCTP_THIN_STATE_THIN, "detected thin");
+		CHECK(info.sti_pkts_lost == 0 && info.sti_lossrate == 0,
+		      "no loss on loopback");
+		CHECK(info.sti_flags == SCTP_THIN_ALL, "info shows flags");
+
+		rc = set_params(cfd, 0, 0, 0, 0);
+		CHECK(rc == 0, "switch every mechanism off on a live association");
+		rc = get_info(cfd, 0, &info);
+		CHECK(rc == 0 && info.sti_flags == 0 &&
+		      info.sti_pkts_sent >= (unsigned long long)n,
+		      "counters kept after switching off");
+		send(cfd, buf, sizeof(buf), 0);
+		recv(sfd, buf, sizeof(buf), 0);
+		msleep(50);
+		rc = get_info(cfd, 0, &info);
+		CHECK(info.sti_pkts_sent <= (unsigned long long)n + 2,
+		      "no bookkeeping while off (%llu)", info.sti_pkts_sent);
+	}
+	close(cfd);
+	close(sfd);
+	close(lfd);
+}
+
+static sctp_assoc_t first_assoc(int fd)
+{
+	char buf[sizeof(struct sctp_assoc_ids) + 16 * sizeof(sctp_assoc_t)];
+	struct sctp_assoc_ids *ids = (struct sctp_assoc_ids *)buf;
+	socklen_t len = sizeof(buf);
+
+	if (getsockopt(fd, IPPROTO_SCTP, SCTP_GET_ASSOC_ID_LIST, ids, &len) ||
+	    ids->gaids_number_of_ids < 1)
+		return 0;
+	return ids->gaids_assoc_id[0];
+}
+
+static void test_one_to_many(int port)
+{
+	struct sockaddr_in a = addr(port);
+	struct sctp_thin_params p;
+	struct sctp_thin_info info;
+	int sfd, cfd, rc;
+	sctp_assoc_t id;
+	char buf[32] = "hello";
+
+	sfd = socket(AF_INET, SOCK_SEQPACKET, IPPROTO_SCTP);
+	cfd = socket(AF_INET, SOCK_SEQPACKET, IPPROTO_SCTP);
+	CHECK(sfd >= 0 && cfd >= 0, "one-to-many sockets");
+	bind(sfd, (struct sockaddr *)&a, sizeof(a));
+	listen(sfd, 4);
+	rc = sendto(cfd, buf, 8, 0, (struct sockaddr *)&a, sizeof(a));
+	CHECK(rc == 8, "sendto creates an association");
+	recv(sfd, buf, sizeof(buf), 0);
+	id = first_assoc(cfd);
+	CHECK(id > 0, "association id %d", id);
+
+	rc = get_params(cfd, 12345, &p);
+	CHECK(rc < 0 && errno == EINVAL, "unknown assoc id on get -> EINVAL");
+	rc = set_params(cfd, 12345, SCTP_THIN_ALL, 0, 0);
+	CHECK(rc < 0 && errno == EINVAL, "unknown assoc id on set -> EINVAL");
+	rc = get_info(cfd, 12345, &info);
+	CHECK(rc < 0 && errno == EINVAL, "unknown assoc id on info -> EINVAL");
+
+	rc = set_params(cfd, id, SCTP_THIN_FAST_RETRANSMIT, 0, 0);
+	CHECK(rc == 0, "set one association");
+	rc = get_params(cfd, id, &p);
+	CHECK(rc == 0 && p.stp_flags == SCTP_THIN_FAST_RETRANSMIT,
+	      "association has the new flags");
+	rc = get_params(cfd, SCTP_FUTURE_ASSOC, &p);
+	CHECK(rc == 0 && p.stp_flags != SCTP_THIN_FAST_RETRANSMIT,
+	      "socket default unchanged by an association set");
+
+	rc = set_params(cfd, SCTP_FUTURE_ASSOC, SCTP_THIN_RTO_MIN, 300, 0);
+	CHECK(rc == 0, "set SCTP_FUTURE_ASSOC");
+	rc = get_params(cfd, id, &p);
+	CHECK(rc == 0 && p.stp_flags == SCTP_THIN_FAST_RETRANSMIT,
+	      "SCTP_FUTURE_ASSOC leaves existing associations");
+	rc = set_params(cfd, SCTP_CURRENT_ASSOC, SCTP_THIN_LINEAR_TIMEOUTS, 0, 0);
+	CHECK(rc == 0, "set SCTP_CURRENT_ASSOC");
+	rc = get_params(cfd, id, &p);
+	CHECK(rc == 0 && p.stp_flags == SCTP_THIN_LINEAR_TIMEOUTS,
+	      "SCTP_CURRENT_ASSOC reaches existing associations");
+	rc = get_params(cfd, SCTP_FUTURE_ASSOC, &p);
+	CHECK(rc == 0 && p.stp_flags == SCTP_THIN_RTO_MIN && p.stp_rto_min == 300,
+	      "SCTP_CURRENT_ASSOC leaves the socket default");
+	rc = set_params(cfd, SCTP_ALL_ASSOC, SCTP_THIN_ALL, 0, 0);
+	rc |= get_params(cfd, id, &p);
+	CHECK(rc == 0 && p.stp_flags == SCTP_THIN_ALL, "SCTP_ALL_ASSOC: assoc");
+	rc = get_params(cfd, SCTP_FUTURE_ASSOC, &p);
+	CHECK(rc == 0 && p.stp_flags == SCTP_THIN_ALL, "SCTP_ALL_ASSOC: socket");
+
+	rc = sendto(cfd, buf, 8, 0, (struct sockaddr *)&a, sizeof(a));
+	recv(sfd, buf, sizeof(buf), 0);
+	msleep(300);
+	rc = get_info(cfd, id, &info);
+	CHECK(rc == 0 && info.sti_assoc_id == id && info.sti_pkts_sent >= 1 &&
+	      info.sti_in_flight == 0,
+	      "SCTP_THIN_INFO by id (sent %llu, in flight %u)",
+	      info.sti_pkts_sent, info.sti_in_flight);
+	close(cfd);
+	close(sfd);
+}
+
+int main(int argc, char **argv)
+{
+	int port = argc > 1 ? atoi(argv[1]) : 7700;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	test_defaults_and_errors(port);
+	test_one_to_many(port + 1);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
