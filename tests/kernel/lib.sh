@@ -28,3 +28,95 @@ thin_objects_zero() {
 	done
 	return 1
 }
+
+# The paper's lab (Fig. 7) in three namespaces, for the mechanism tests:
+#
+#   [S] 10.0.1.1 --veth-- 10.0.1.2 [E] 10.0.2.2 --veth-- 10.0.2.1 [R]
+#
+# E delays each direction by $1 ms (netem) and queues every SCTP packet it
+# forwards to NFQUEUE 0, where thin-drop drops chosen transmissions and
+# logs every DATA chunk and SACK.  Offloads are off, so each SCTP packet is
+# one wire packet.  thin_lab_down removes everything.
+LAB=thl$$
+S=${LAB}s E=${LAB}e R=${LAB}r
+
+# $1: one-way delay in ms
+thin_lab_up() {
+	local d=$1 ns
+	for ns in $S $E $R; do ip netns add $ns; ip -n $ns link set lo up; done
+	ip link add s0 netns $S type veth peer name e0 netns $E
+	ip link add r0 netns $R type veth peer name e1 netns $E
+	ip -n $S addr add 10.0.1.1/24 dev s0
+	ip -n $E addr add 10.0.1.2/24 dev e0
+	ip -n $E addr add 10.0.2.2/24 dev e1
+	ip -n $R addr add 10.0.2.1/24 dev r0
+	for l in "$S s0" "$E e0" "$E e1" "$R r0"; do
+		set -- $l
+		ip -n "$1" link set "$2" up
+		ip netns exec "$1" ethtool -K "$2" tso off gso off gro off >/dev/null 2>&1
+	done
+	ip -n $S route add default via 10.0.1.2
+	ip -n $R route add default via 10.0.2.2
+	ip netns exec $E sysctl -q -w net.ipv4.ip_forward=1
+	ip netns exec $E tc qdisc add dev e0 root netem delay "${d}ms" limit 10000
+	ip netns exec $E tc qdisc add dev e1 root netem delay "${d}ms" limit 10000
+	ip netns exec $E nft -f - <<NFT
+table inet thin {
+	chain thin_fwd {
+		type filter hook forward priority 0;
+		meta l4proto sctp queue num 0 bypass
+	}
+}
+NFT
+}
+
+thin_lab_down() {
+	local ns
+	for ns in $S $E $R; do
+		ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null
+	done
+	sleep 0.2
+	for ns in $S $E $R; do ip netns del $ns 2>/dev/null; done
+}
+
+# $1: injector log, $2: receiver port, $3: TSN offset.  Prints the times
+# (ms, relative to the first transmission) of each transmission.
+thin_tx_times() {
+	awk -v p="-$2" -v k="$3" 'index($2, p) && $3 == k && $3 != "SACK" {
+		if (!t0) t0 = $1; printf "%d ", ($1 - t0) / 1e6 }' "$1"
+}
+
+# $1: log, $2: port, $3: TSN offset.  ms from the first transmission of
+# the offset to the first SACK whose cumulative ack reaches it - 1 (the
+# partial SACK that restarts T3-rtx).
+thin_partial_sack() {
+	awk -v p="-$2" -v k="$3" 'index($2, p) && $3 == k && !t0 { t0 = $1 }
+		index($2, p) && $3 == "SACK" && t0 && $4 == k - 1 {
+			printf "%d", ($1 - t0) / 1e6; exit }' "$1"
+}
+
+# Run one scenario.  $1: label, $2: sysctl settings for S ("k=v ..."),
+# $3: receiver port, $4: thin-drop rules ("-d K:N ..."), rest: thin-send
+# options.  Leaves the injector log in $OUTDIR/$1.log and the sender's
+# key=value output in $OUTDIR/$1.out.
+OUTDIR=${THIN_OUT:-/tmp}/scenarios
+thin_scenario() {
+	local label=$1 sysctls=$2 port=$3 drop=$4 kv inj
+	shift 4
+	mkdir -p "$OUTDIR"
+	for kv in thin_rto_min=0 thin_restart_timer=0 thin_linear_timeouts=0 \
+		  thin_fast_retransmit=0 thin_loss_estimation=1 $sysctls; do
+		ip netns exec $S sysctl -q -w "net.sctp.$kv" 2>/dev/null
+	done
+	ip netns exec $R "$BIN/thin-send" recv "$port" 60 &
+	# shellcheck disable=SC2086
+	ip netns exec $E "$BIN/thin-drop" -q 0 -l "$OUTDIR/$label.log" -t 60 $drop 2>/dev/null &
+	inj=$!
+	sleep 0.5
+	ip netns exec $S "$BIN/thin-send" send 10.0.2.1 "$port" "$@" >"$OUTDIR/$label.out" 2>&1
+	kill $inj 2>/dev/null
+	wait $inj 2>/dev/null
+}
+
+# $1: label, $2: key.  Value from the sender's output.
+thin_kv() { sed -n "s/^$2=//p" "$OUTDIR/$1.out"; }

@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# In the guest: one deterministic scenario per mechanism (paper 5.2-5.4),
+# with chosen transmissions of chosen TSNs dropped by thin-drop, timed from
+# the emulator's log of every DATA transmission.  RTT 100 ms (50 ms each
+# way), 100-byte messages, delayed SACK off at the receiver.
+#
+# On our module each scenario runs with the mechanism off and on; on the
+# stock module (THIN_MODE=stock) the "off" expectations must hold too.
+# Tolerances are wide for TCG but still separate the mechanisms:
+# 200 ms vs 1000 ms RTO, equal vs doubling gaps, 1 vs 3 indications.
+. "$(dirname "$0")/lib.sh"
+STOCK=0
+[ "${THIN_MODE:-ours}" = stock ] && STOCK=1
+thin_lab_up 50
+trap thin_lab_down EXIT
+
+W="0,250,500,750,1000,1250,1500,1750"	# 8 messages, 4 per second
+ALL="thin_rto_min=200 thin_restart_timer=1 thin_linear_timeouts=1 thin_fast_retransmit=1"
+# gap $1 $2: ms between transmission $1 and $2 (1-based) in "$T"
+gap() { echo "$T" | awk -v a="$1" -v b="$2" '{ print $b - $a }'; }
+# $1: expression on $g (awk), $2: description
+expect() { if awk -v g="$g" "BEGIN { exit !($1) }"; then ok "$2 ($g ms)"; else not_ok "$2" "$g ms"; fi; }
+
+report() { echo "# $1: transmissions at [ $T] ms"; }
+
+# 1. RTOmin while thin (5.2): the last message is lost once; with nothing
+#    sent after it only T3-rtx recovers it.
+thin_scenario rto-off "" 5101 "-d 7:1" -S "$W" -w 8000
+T=$(thin_tx_times "$OUTDIR/rto-off.log" 5101 7); report rto-off; g=$(gap 1 2)
+expect "g >= 900" "rto_min off: retransmission after >= 1000 ms"
+if [ $STOCK = 0 ]; then
+	thin_scenario rto-on "thin_rto_min=200" 5102 "-d 7:1" -S "$W" -w 8000
+	T=$(thin_tx_times "$OUTDIR/rto-on.log" 5102 7); report rto-on; g=$(gap 1 2)
+	expect "g <= 600" "rto_min 200: retransmission after max(200 ms, RTO)"
+	g=$(thin_kv rto-on rto_min_clamps); expect "g >= 1" "rto_min_clamps counted"
+fi
+
+# 2. Linear timeouts (5.3): the last message is lost three times.
+#    Stock doubles the first gap (1 s, 2 s); then 6.1's quick failover
+#    heartbeats (pf_retrans 0) re-sample the RTO, so only gap 2 / gap 1 is
+#    compared.
+thin_scenario lin-off "" 5111 "-d 7:3" -S "$W" -w 15000
+T=$(thin_tx_times "$OUTDIR/lin-off.log" 5111 7); report lin-off
+g=$(echo "$T" | awk '{ printf "%.2f", ($3 - $2) / ($2 - $1) }')
+expect "g >= 1.6" "linear off: second gap / first gap doubles"
+if [ $STOCK = 0 ]; then
+	thin_scenario lin-on "thin_linear_timeouts=1" 5112 "-d 7:3" -S "$W" -w 15000
+	T=$(thin_tx_times "$OUTDIR/lin-on.log" 5112 7); report lin-on
+	g=$(echo "$T" | awk '{ printf "%.2f", ($3 - $2) / ($2 - $1) }')
+	expect "g <= 1.4" "linear on: second gap / first gap stays ~1"
+	g=$(echo "$T" | awk '{ printf "%.2f", ($4 - $3) / ($2 - $1) }')
+	expect "g <= 1.4" "linear on: third gap / first gap stays ~1"
+	g=$(thin_kv lin-on linear_timeouts); expect "g == 3" "3 linear timeouts counted"
+fi
+
+# 3. Fast retransmit on the first indication (5.4): message 6 lost once,
+#    later messages delivered; their SACKs carry the miss indications.
+F="$W,2000,2250,2500"
+thin_scenario fr-off "" 5121 "-d 6:1" -S "$F" -w 8000
+T=$(thin_tx_times "$OUTDIR/fr-off.log" 5121 6); report fr-off; g=$(gap 1 2)
+expect "g >= 700" "fast retransmit off: waits for 3 indications or T3"
+if [ $STOCK = 0 ]; then
+	thin_scenario fr-on "thin_fast_retransmit=1" 5122 "-d 6:1" -S "$F" -w 8000
+	T=$(thin_tx_times "$OUTDIR/fr-on.log" 5122 6); report fr-on; g=$(gap 1 2)
+	expect "g <= 550" "fast retransmit on: first SACK with a gap triggers it"
+	g=$(thin_kv fr-on fast_rtx); expect "g == 1" "one early fast retransmit counted"
+fi
+
+# 4. Timer restart (5.2, RFC 7765), RTT 500 ms so it shows: message 8 is
+#    delivered, message 9 sent 10 ms later is lost once.  The SACK of 8
+#    moves the cumulative ack while 9 is outstanding: stock restarts
+#    T3-rtx with a full RTO from that SACK, thin from 9's send time.
+#    The emulator logs the SACK one way (250 ms) before the sender gets it.
+ip netns exec $E tc qdisc change dev e0 root netem delay 250ms limit 10000
+ip netns exec $E tc qdisc change dev e1 root netem delay 250ms limit 10000
+RS="0,250,500,750,1000,1250,1500,1750,2250,2260"
+thin_scenario rs-off "" 5131 "-d 9:1" -S "$RS" -w 10000
+T=$(thin_tx_times "$OUTDIR/rs-off.log" 5131 9); report rs-off
+s=$(( $(thin_partial_sack "$OUTDIR/rs-off.log" 5131 9) + 250 )); g=$(( $(gap 1 2) - s ))
+echo "# partial SACK reaches the sender ${s} ms after the send"
+expect "g >= 850" "restart off: retransmission a full RTO after the partial SACK"
+if [ $STOCK = 0 ]; then
+	thin_scenario rs-on "thin_restart_timer=1" 5132 "-d 9:1" -S "$RS" -w 10000
+	T=$(thin_tx_times "$OUTDIR/rs-on.log" 5132 9); report rs-on
+	s=$(( $(thin_partial_sack "$OUTDIR/rs-on.log" 5132 9) + 250 )); g=$(( $(gap 1 2) - s ))
+	echo "# partial SACK reaches the sender ${s} ms after the send"
+	expect "g <= 700" "restart on: retransmission one RTO after the chunk's send"
+	g=$(thin_kv rs-on restart_corrections); expect "g >= 1" "restart corrections counted"
+fi
+ip netns exec $E tc qdisc change dev e0 root netem delay 50ms limit 10000
+ip netns exec $E tc qdisc change dev e1 root netem delay 50ms limit 10000
+
+if [ $STOCK = 0 ]; then
+	# 5. Detection: a bulk sender is never thin, so with every switch on
+	#    no mechanism fires; its loss is repaired by stock fast retransmit.
+	thin_scenario bulk "$ALL" 5141 "-d 1000:1" -b -n 2000 -s 1000 -w 20000
+	T=$(thin_tx_times "$OUTDIR/bulk.log" 5141 1000); report bulk
+	for k in fast_rtx linear_timeouts restart_corrections; do
+		g=$(thin_kv bulk $k); expect "g == 0" "bulk sender: $k stays 0"
+	done
+	g=$(thin_kv bulk unacked); expect "g == 0" "bulk sender: everything acked"
+	echo "# bulk: rto_min_clamps=$(thin_kv bulk rto_min_clamps) pkts_sent=$(thin_kv bulk pkts_sent) transitions=$(thin_kv bulk transitions)"
+
+	# 6. The socket option alone, sysctls off: the socket that sets
+	#    SCTP_THIN gets early fast retransmit; a second socket in the same
+	#    netns, at the same time, stays stock.
+	for kv in thin_rto_min=0 thin_restart_timer=0 thin_linear_timeouts=0 thin_fast_retransmit=0; do
+		ip netns exec $S sysctl -q -w "net.sctp.$kv"
+	done
+	ip netns exec $R "$BIN/thin-send" recv 5151 60 &
+	ip netns exec $R "$BIN/thin-send" recv 5152 60 &
+	ip netns exec $E "$BIN/thin-drop" -q 0 -l "$OUTDIR/opt.log" -t 60 -d 6:1 2>/dev/null &
+	inj=$!
+	sleep 0.5
+	ip netns exec $S "$BIN/thin-send" send 10.0.2.1 5151 -f 0x18 -S "$F" -w 8000 >"$OUTDIR/opt-on.out" 2>&1 &
+	ip netns exec $S "$BIN/thin-send" send 10.0.2.1 5152 -S "$F" -w 8000 >"$OUTDIR/opt-off.out" 2>&1
+	wait %4 2>/dev/null; sleep 0.5
+	kill $inj; wait $inj 2>/dev/null
+	T=$(thin_tx_times "$OUTDIR/opt.log" 5151 6); report opt-on; g=$(gap 1 2)
+	expect "g <= 550" "SCTP_THIN socket: fast retransmit on first indication"
+	T=$(thin_tx_times "$OUTDIR/opt.log" 5152 6); report opt-off; g=$(gap 1 2)
+	expect "g >= 700" "other socket in the same netns: stock"
+fi
+thin_done

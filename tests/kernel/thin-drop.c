@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Deterministic SCTP loss injector and sender-side capture, on NFQUEUE.
+ *
+ *   thin-drop -q QUEUE -l LOG [-d K:N]... [-t SECONDS]
+ *
+ * Every IPv4 SCTP packet queued to QUEUE is examined.  For each flow
+ * (source/destination address and port), the TSN of the first DATA chunk
+ * ever seen is the flow's base; "-d K:N" drops the first N transmissions
+ * of TSN base + K (K counts DATA chunks from 0).  Everything else is
+ * accepted.  Each DATA chunk of each packet is logged with its time:
+ *
+ *   <time_ns> <sport>-<dport> <tsn-offset> <transmission#> <DROP|PASS>
+ *
+ * SACKs are logged as "<time_ns> <sport>-<dport> SACK <cum-offset> <ngaps>",
+ * with the ports of the DATA direction they acknowledge, so tests
+ * can tell when a partial SACK came back.  Time is CLOCK_MONOTONIC.  The
+ * program stops after SECONDS (default 60) or on SIGTERM/SIGINT.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/netfilter.h>
+#include <libnetfilter_queue/libnetfilter_queue.h>
+#include <netinet/in.h>
+#include <netinet/ip.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_FLOWS	64
+#define MAX_RULES	16
+#define MAX_TSNS	4096
+
+struct flow {
+	uint32_t saddr, daddr;
+	uint16_t sport, dport;
+	uint32_t base;		/* first DATA TSN seen */
+	uint8_t tx[MAX_TSNS];	/* transmissions seen per TSN offset */
+};
+
+struct rule {
+	uint32_t k, n;
+};
+
+static struct flow flows[MAX_FLOWS];
+static int nflows;
+static struct rule rules[MAX_RULES];
+static int nrules;
+static FILE *logf;
+static volatile sig_atomic_t stop;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static struct flow *flow_get(const struct iphdr *ip, const uint8_t *sh,
+			     int create)
+{
+	uint16_t sport = (sh[0] << 8) | sh[1], dport = (sh[2] << 8) | sh[3];
+	int i;
+
+	for (i = 0; i < nflows; i++)
+		if (flows[i].saddr == ip->saddr && flows[i].daddr == ip->daddr &&
+		    flows[i].sport == sport && flows[i].dport == dport)
+			return &flows[i];
+	if (!create || nflows == MAX_FLOWS)
+		return NULL;
+	flows[nflows].saddr = ip->saddr;
+	flows[nflows].daddr = ip->daddr;
+	flows[nflows].sport = sport;
+	flows[nflows].dport = dport;
+	flows[nflows].base = 0;
+	return &flows[nflows++];
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+	return ((uint32_t)p[0] << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
+}
+
+/* Returns 1 to drop. */
+static int examine(uint8_t *pkt, int len)
+{
+	struct iphdr *ip = (struct iphdr *)pkt;
+	const uint8_t *sh, *c, *end;
+	uint64_t t = now_ns();
+	struct flow *f;
+	int drop = 0, i, first = 1;
+
+	if (len < (int)sizeof(*ip) || ip->version != 4 ||
+	    ip->protocol != IPPROTO_SCTP)
+		return 0;
+	sh = pkt + ip->ihl * 4;
+	end = pkt + len;
+	if (sh + 12 > end)
+		return 0;
+	f = flow_get(ip, sh, 1);
+	if (!f)
+		return 0;
+	for (c = sh + 12; c + 4 <= end; ) {
+		uint16_t clen = (c[2] << 8) | c[3];
+
+		if (clen < 4)
+			break;
+		if ((c[0] == 0 || c[0] == 64) && c + 8 <= end) {
+			/* DATA (0) or I-DATA (64): TSN at offset 4 */
+			uint32_t tsn = be32(c + 4), off;
+
+			if (!f->base)
+				f->base = tsn;
+			off = tsn - f->base;
+			if (off < MAX_TSNS) {
+				uint8_t tx = f->tx[off] < 255 ? ++f->tx[off] : 255;
+
+				for (i = 0; i < nrules && first; i++)
+					if (rules[i].k == off && tx <= rules[i].n)
+						drop = 1;
+				fprintf(logf, "%llu %u-%u %u %u %s\n",
+					(unsigned long long)t, f->sport,
+					f->dport, off, tx,
+					drop ? "DROP" : "PASS");
+			}
+			first = 0;
+		} else if (c[0] == 3 && c + 16 <= end) {
+			/* SACK: cum TSN at 4, gap blocks count at 12 */
+			struct iphdr rev = *ip;
+			uint8_t rsh[4] = { sh[2], sh[3], sh[0], sh[1] };
+			struct flow *df;
+
+			rev.saddr = ip->daddr;
+			rev.daddr = ip->saddr;
+			df = flow_get(&rev, rsh, 0);
+			if (df && df->base)
+				fprintf(logf, "%llu %u-%u SACK %d %u\n",
+					(unsigned long long)t, df->sport,
+					df->dport,
+					(int)(be32(c + 4) - df->base),
+					(c[12] << 8) | c[13]);
+		}
+		c += (clen + 3) & ~3;
+	}
+	fflush(logf);
+	return drop;
+}
+
+static int cb(struct nfq_q_handle *qh, struct nfgenmsg *msg,
+	      struct nfq_data *nfa, void *data)
+{
+	struct nfqnl_msg_packet_hdr *ph = nfq_get_msg_packet_hdr(nfa);
+	uint32_t id = ph ? ntohl(ph->packet_id) : 0;
+	unsigned char *pkt;
+	int len, drop;
+
+	(void)msg;
+	(void)data;
+	len = nfq_get_payload(nfa, &pkt);
+	drop = len > 0 ? examine(pkt, len) : 0;
+	return nfq_set_verdict(qh, id, drop ? NF_DROP : NF_ACCEPT, 0, NULL);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+int main(int argc, char **argv)
+{
+	int opt, queue = 0, seconds = 60, fd, rv;
+	struct nfq_handle *h;
+	struct nfq_q_handle *qh;
+	const char *logname = "-";
+	char buf[65536] __attribute__((aligned));
+	uint64_t deadline;
+
+	while ((opt = getopt(argc, argv, "q:l:d:t:")) != -1) {
+		switch (opt) {
+		case 'q':
+			queue = atoi(optarg);
+			break;
+		case 'l':
+			logname = optarg;
+			break;
+		case 'd':
+			if (nrules == MAX_RULES ||
+			    sscanf(optarg, "%u:%u", &rules[nrules].k,
+				   &rules[nrules].n) != 2) {
+				fprintf(stderr, "bad -d %s\n", optarg);
+				return 2;
+			}
+			nrules++;
+			break;
+		case 't':
+			seconds = atoi(optarg);
+			break;
+		default:
+			fprintf(stderr, "usage: %s -q Q -l LOG [-d K:N]... [-t S]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	logf = strcmp(logname, "-") ? fopen(logname, "w") : stdout;
+	if (!logf) {
+		perror(logname);
+		return 1;
+	}
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	h = nfq_open();
+	if (!h || nfq_bind_pf(h, AF_INET) < 0) {
+		perror("nfq_open");
+		return 1;
+	}
+	qh = nfq_create_queue(h, queue, &cb, NULL);
+	if (!qh || nfq_set_mode(qh, NFQNL_COPY_PACKET, 0xffff) < 0) {
+		perror("nfq_create_queue");
+		return 1;
+	}
+	fd = nfq_fd(h);
+	{
+		struct timeval tv = { 0, 200000 };
+
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	}
+	fprintf(stderr, "thin-drop: queue %d ready\n", queue);
+	deadline = now_ns() + (uint64_t)seconds * 1000000000ull;
+	while (!stop && now_ns() < deadline) {
+		rv = recv(fd, buf, sizeof(buf), 0);
+		if (rv >= 0)
+			nfq_handle_packet(h, buf, rv);
+		else if (errno != EAGAIN && errno != EINTR && errno != ENOBUFS)
+			break;
+	}
+	nfq_destroy_queue(qh);
+	nfq_close(h);
+	fclose(logf);
+	return 0;
+}
