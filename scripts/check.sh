@@ -65,6 +65,7 @@ step unit make -s -C tests/unit check
 step dkms scripts/dkms-check.sh
 step install tests/vm/run --noload --out "$TOP/build/check/install" -- tests/kernel/install.sh
 step vm tests/vm/run --out "$TOP/build/check/vm" -- tests/vm/suite.sh
+step vm-stock tests/vm/run --stock --out "$TOP/build/check/vm-stock" -- tests/kernel/mechanisms.sh
 step regress tests/regress/run
 
 echo "=== summary (logs in $LOG)"
