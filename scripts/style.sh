@@ -5,13 +5,17 @@
 set -u
 TREE=$1
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-CP="perl $TREE/scripts/checkpatch.pl --strict --no-tree --quiet --show-types --ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES"
+CP="perl $TREE/scripts/checkpatch.pl --strict --no-tree --quiet --show-types --ignore FILE_PATH_CHANGES"
 cd "$TOP" || exit 1
 fail=0 n=0
 for f in net/sctp/*.c net/sctp/*.h include/net/sctp/*.h include/uapi/linux/*.h tools/*.c tests/unit/*.c tests/unit/*.h; do
 	[ -f "$f" ] || continue
 	n=$((n + 1))
-	if out=$($CP -f "$f" 2>&1) && [ -z "$out" ]; then
+	extra=""
+	# TRACE_EVENT() bodies are macro arguments; their conventional layout
+	# (as in include/trace/events/) trips these two --strict checks.
+	case "$f" in *_trace.h) extra="--ignore OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT" ;; esac
+	if out=$($CP $extra -f "$f" 2>&1) && [ -z "$out" ]; then
 		echo "style: ok   $f"
 	else
 		echo "style: FAIL $f"; echo "$out" | head -n 30; fail=$((fail + 1))
@@ -19,7 +23,8 @@ for f in net/sctp/*.c net/sctp/*.h include/net/sctp/*.h include/uapi/linux/*.h t
 done
 for p in patches/6.1/*.patch; do
 	n=$((n + 1))
-	if out=$($CP "$p" 2>&1) && [ -z "$out" ]; then
+	# On stdin: given a *.patch file name, checkpatch checks it as a file.
+	if out=$($CP - <"$p" 2>&1) && [ -z "$out" ]; then
 		echo "style: ok   $p"
 	else
 		echo "style: FAIL $p"; echo "$out" | head -n 30; fail=$((fail + 1))
