@@ -3,11 +3,773 @@
  *
  * Petlund et al., "Improving SCTP retransmission delays for
  * time-dependent thin streams", Multimedia Tools and Applications, 2009.
+ * Section numbers refer to that paper unless an RFC is named.
+ *
+ * This file holds the glue between lksctp and the core logic of
+ * thin_core.c: per-netns sysctls (net.sctp.thin_*), the SCTP_THIN and
+ * SCTP_THIN_INFO socket options, /proc/net/sctp/thin, tracepoints and the
+ * bodies of the hooks declared in <net/sctp/thin_hooks.h>.
+ *
+ * Locking: every hook runs under the socket lock of the association (or
+ * in softirq context with the socket owned-check done by lksctp), as the
+ * rest of the outqueue code does.  /proc readers take no lock and read
+ * counters only, like /proc/net/sctp/assocs.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sysctl.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <net/sctp/sctp.h>
+#include <net/sctp/sm.h>
 #include <net/sctp/thin.h>
 
+#define CREATE_TRACE_POINTS
+#include "thin_trace.h"
+
 MODULE_VERSION("thin-sctp-" SCTP_THIN_VERSION);
+
+/* Live objects allocated by thin-sctp (association state and packet
+ * rings).  It must be 0 once every association is gone: tests read it
+ * from /sys/module/sctp/parameters/thin_objects, and unloading with a
+ * non-zero count logs "thin-sctp: leak".
+ */
+static atomic_t sctp_thin_objects = ATOMIC_INIT(0);
+
+static int sctp_thin_objects_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&sctp_thin_objects));
+}
+
+static const struct kernel_param_ops sctp_thin_objects_ops = {
+	.get = sctp_thin_objects_get,
+};
+
+module_param_cb(thin_objects, &sctp_thin_objects_ops, NULL, 0444);
+MODULE_PARM_DESC(thin_objects, "live thin-sctp objects (0 when idle)");
+
+void *sctp_thin_alloc(size_t size, gfp_t gfp)
+{
+	void *p = kmalloc(size, gfp | __GFP_NOWARN);
+
+	if (p)
+		atomic_inc(&sctp_thin_objects);
+	return p;
+}
+
+void sctp_thin_free(void *p)
+{
+	if (!p)
+		return;
+	atomic_dec(&sctp_thin_objects);
+	kfree(p);
+}
+
+/* Per-netns settings: net.sctp.thin_*.  They are the defaults of new
+ * sockets; the SCTP_THIN socket option overrides them (7.3).
+ */
+struct sctp_thin_net {
+	struct net *net;
+	struct ctl_table_header *sysctl;
+	int rto_min;		/* ms, 0 = off */
+	int restart_timer;
+	int linear_timeouts;
+	int linear_timeouts_max;
+	int fast_retransmit;
+	int loss_estimation;
+};
+
+static unsigned int sctp_thin_net_id __read_mostly;
+
+static struct sctp_thin_net *sctp_thin_pernet(const struct net *net)
+{
+	return net_generic(net, sctp_thin_net_id);
+}
+
+#ifdef CONFIG_SYSCTL
+static int sctp_thin_lt_max_limit = SCTP_THIN_LT_MAX_LIMIT;
+
+/* thin_rto_min: 0 (off) or 1 .. net.sctp.rto_max; anything else is
+ * -EINVAL and leaves the value unchanged.
+ */
+static int sctp_thin_proc_rto_min(struct ctl_table *ctl, int write,
+				  void *buffer, size_t *lenp, loff_t *ppos)
+{
+	struct sctp_thin_net *tn = container_of(ctl->data, struct sctp_thin_net,
+						rto_min);
+	unsigned int max = tn->net->sctp.rto_max;
+	struct ctl_table tbl;
+	int new_value, ret;
+
+	memset(&tbl, 0, sizeof(tbl));
+	tbl.maxlen = sizeof(unsigned int);
+	tbl.data = write ? &new_value : &tn->rto_min;
+	tbl.extra1 = SYSCTL_ZERO;
+	tbl.extra2 = &max;
+
+	ret = proc_dointvec_minmax(&tbl, write, buffer, lenp, ppos);
+	if (write && ret == 0)
+		tn->rto_min = new_value;
+	return ret;
+}
+
+static const struct ctl_table sctp_thin_sysctl_template[] = {
+	{
+		.procname	= "thin_rto_min",
+		.data		= NULL,	/* &tn->rto_min, set per netns */
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= sctp_thin_proc_rto_min,
+	},
+	{
+		.procname	= "thin_restart_timer",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "thin_linear_timeouts",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "thin_linear_timeouts_max",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= &sctp_thin_lt_max_limit,
+	},
+	{
+		.procname	= "thin_fast_retransmit",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "thin_loss_estimation",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{ }
+};
+
+static int sctp_thin_sysctl_register(struct sctp_thin_net *tn)
+{
+	struct ctl_table *tbl;
+
+	tbl = kmemdup(sctp_thin_sysctl_template,
+		      sizeof(sctp_thin_sysctl_template), GFP_KERNEL);
+	if (!tbl)
+		return -ENOMEM;
+	tbl[0].data = &tn->rto_min;
+	tbl[1].data = &tn->restart_timer;
+	tbl[2].data = &tn->linear_timeouts;
+	tbl[3].data = &tn->linear_timeouts_max;
+	tbl[4].data = &tn->fast_retransmit;
+	tbl[5].data = &tn->loss_estimation;
+
+	tn->sysctl = register_net_sysctl(tn->net, "net/sctp", tbl);
+	if (!tn->sysctl) {
+		kfree(tbl);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void sctp_thin_sysctl_unregister(struct sctp_thin_net *tn)
+{
+	struct ctl_table *tbl;
+
+	if (!tn->sysctl)
+		return;
+	tbl = tn->sysctl->ctl_table_arg;
+	unregister_net_sysctl_table(tn->sysctl);
+	kfree(tbl);
+}
+#else
+static int sctp_thin_sysctl_register(struct sctp_thin_net *tn)
+{
+	return 0;
+}
+
+static void sctp_thin_sysctl_unregister(struct sctp_thin_net *tn)
+{
+}
+#endif
+
+static int __net_init sctp_thin_net_init(struct net *net)
+{
+	struct sctp_thin_net *tn = sctp_thin_pernet(net);
+
+	/* Every mechanism off by default; loss estimation on, so that
+	 * switching a mechanism on gets the paper's detection (5.1).
+	 */
+	tn->net = net;
+	tn->rto_min = 0;
+	tn->restart_timer = 0;
+	tn->linear_timeouts = 0;
+	tn->linear_timeouts_max = SCTP_THIN_LT_MAX_DEFAULT;
+	tn->fast_retransmit = 0;
+	tn->loss_estimation = 1;
+	return sctp_thin_sysctl_register(tn);
+}
+
+static void __net_exit sctp_thin_net_exit(struct net *net)
+{
+	sctp_thin_sysctl_unregister(sctp_thin_pernet(net));
+}
+
+static struct pernet_operations sctp_thin_net_ops = {
+	.init = sctp_thin_net_init,
+	.exit = sctp_thin_net_exit,
+	.id   = &sctp_thin_net_id,
+	.size = sizeof(struct sctp_thin_net),
+};
+
+/* Socket defaults from the netns sysctls. */
+void sctp_thin_sock_init(struct sock *sk)
+{
+	struct sctp_thin_net *tn = sctp_thin_pernet(sock_net(sk));
+	struct sctp_thin_conf *conf = &sctp_sk(sk)->thin_conf;
+
+	conf->flags = 0;
+	if (tn->rto_min)
+		conf->flags |= SCTP_THIN_RTO_MIN;
+	if (tn->restart_timer)
+		conf->flags |= SCTP_THIN_RESTART_TIMER;
+	if (tn->linear_timeouts)
+		conf->flags |= SCTP_THIN_LINEAR_TIMEOUTS;
+	if (tn->fast_retransmit)
+		conf->flags |= SCTP_THIN_FAST_RETRANSMIT;
+	if (tn->loss_estimation)
+		conf->flags |= SCTP_THIN_LOSS_ESTIMATION;
+	conf->rto_min = tn->rto_min ? : SCTP_THIN_RTO_MIN_DEFAULT;
+	conf->lt_max = tn->linear_timeouts_max;
+}
+
+/* Association state.  A failed allocation leaves asoc->thin NULL: the
+ * association then behaves exactly like stock lksctp.
+ */
+static void sctp_thin_assoc_alloc(struct sctp_association *asoc, gfp_t gfp)
+{
+	struct sctp_thin_assoc *ta;
+
+	ta = sctp_thin_alloc(sizeof(*ta), gfp);
+	if (!ta)
+		return;
+	memset(ta, 0, sizeof(*ta));
+	sctp_thin_core_init(&ta->core);
+	/* Packets already in flight were not recorded, so the count is
+	 * unknown: thick until everything outstanding is acked.
+	 */
+	if (asoc->outqueue.outstanding_bytes)
+		ta->core.saturated = true;
+	asoc->thin = ta;
+}
+
+void sctp_thin_assoc_init(struct sctp_association *asoc,
+			  const struct sock *sk, gfp_t gfp)
+{
+	asoc->thin_conf = sctp_sk(sk)->thin_conf;
+	asoc->thin = NULL;
+	if (asoc->thin_conf.flags & SCTP_THIN_MECHANISMS)
+		sctp_thin_assoc_alloc(asoc, gfp);
+}
+
+void sctp_thin_assoc_destroy(struct sctp_association *asoc)
+{
+	struct sctp_thin_assoc *ta = asoc->thin;
+
+	if (!ta)
+		return;
+	asoc->thin = NULL;
+	sctp_thin_core_destroy(&ta->core);
+	sctp_thin_free(ta);
+}
+
+/* Apply new settings to a live association.  Switching every mechanism
+ * off drops the packet list (no bookkeeping is left on the packet path)
+ * but keeps the counters for SCTP_THIN_INFO.
+ */
+static void sctp_thin_assoc_set(struct sctp_association *asoc,
+				const struct sctp_thin_conf *conf)
+{
+	struct sctp_thin_assoc *ta = asoc->thin;
+
+	asoc->thin_conf = *conf;
+	if (conf->flags & SCTP_THIN_MECHANISMS) {
+		if (!ta)
+			sctp_thin_assoc_alloc(asoc, GFP_KERNEL);
+		return;
+	}
+	if (ta) {
+		struct sctp_thin_core keep = ta->core;
+
+		sctp_thin_core_destroy(&ta->core);
+		sctp_thin_core_init(&ta->core);
+		ta->core.pkts_sent = keep.pkts_sent;
+		ta->core.pkts_lost = keep.pkts_lost;
+		ta->core.transitions = keep.transitions;
+		ta->core.saturated = true;
+	}
+}
+
+static void sctp_thin_update(struct sctp_association *asoc,
+			     struct sctp_thin_assoc *ta)
+{
+	bool was = ta->core.thin;
+	bool now;
+
+	now = sctp_thin_core_update(&ta->core, asoc->thin_conf.flags &
+				    SCTP_THIN_LOSS_ESTIMATION);
+	if (now != was)
+		trace_sctp_thin_transition(asoc, &ta->core);
+}
+
+void __sctp_thin_rm_peer(struct sctp_association *asoc,
+			 struct sctp_transport *peer)
+{
+	sctp_thin_core_purge_transport(&asoc->thin->core, peer);
+	sctp_thin_update(asoc, asoc->thin);
+}
+
+/* 5.1: record the highest TSN of every packet that carries DATA. */
+void __sctp_thin_packet_sent(struct sctp_association *asoc,
+			     struct sctp_packet *packet, gfp_t gfp)
+{
+	struct sctp_thin_assoc *ta = asoc->thin;
+	struct sctp_chunk *chunk;
+	bool have = false;
+	u32 tsn, top = 0;
+
+	if (!packet->has_data || !(asoc->thin_conf.flags & SCTP_THIN_MECHANISMS))
+		return;
+	list_for_each_entry(chunk, &packet->chunk_list, list) {
+		if (!sctp_chunk_is_data(chunk) || !chunk->has_tsn)
+			continue;
+		tsn = ntohl(chunk->subh.data_hdr->tsn);
+		if (!have || TSN_lt(top, tsn))
+			top = tsn;
+		have = true;
+	}
+	if (!have)
+		return;
+	sctp_thin_core_sent(&ta->core, top, jiffies, packet->transport, gfp);
+	sctp_thin_update(asoc, ta);
+}
+
+/* 5.1: packets leave the list when acked; a packet whose highest TSN is
+ * reported missing three times is lost (RFC 9260 7.2.4).
+ */
+void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
+{
+	struct sctp_thin_gap gaps[SCTP_THIN_MAX_GAPS];
+	struct sctp_thin_assoc *ta = asoc->thin;
+	union sctp_sack_variable *frags;
+	unsigned int i, n;
+
+	if (!(asoc->thin_conf.flags & SCTP_THIN_MECHANISMS))
+		return;
+	if (TSN_lt(asoc->ctsn_ack_point, ntohl(sack->cum_tsn_ack)))
+		ta->lt_run = 0;	/* forward progress ends a timeout run */
+	n = ntohs(sack->num_gap_ack_blocks);
+	if (n > SCTP_THIN_MAX_GAPS) {
+		/* Each gap block needs an acked packet and a missing one
+		 * beyond the cumulative ack: far more packets in flight
+		 * than any thin threshold.  Thick by definition.
+		 */
+		ta->core.saturated = true;
+		n = 0;
+	}
+	frags = sack->variable;
+	for (i = 0; i < n; i++) {
+		gaps[i].start = ntohs(frags[i].gab.start);
+		gaps[i].end = ntohs(frags[i].gab.end);
+	}
+	sctp_thin_core_sack(&ta->core, ntohl(sack->cum_tsn_ack), gaps, n);
+	sctp_thin_update(asoc, ta);
+}
+
+/* Is the association thin now, with mechanism @m switched on? */
+static bool sctp_thin_on(const struct sctp_association *asoc, u32 m)
+{
+	return (asoc->thin_conf.flags & m) && asoc->thin->core.thin;
+}
+
+/* 5.2: RTOmin while thin.  lksctp has just set tp->rto from
+ * SRTT + 4 * RTTVAR (RFC 9260 6.3.1 C3) clamped to [RTO.Min, RTO.Max];
+ * redo the lower clamp with the thin RTOmin.  RTO.Max still caps it.
+ */
+void __sctp_thin_update_rto(struct sctp_transport *tp)
+{
+	struct sctp_association *asoc = tp->asoc;
+	unsigned long rto, floor;
+
+	if (!sctp_thin_on(asoc, SCTP_THIN_RTO_MIN))
+		return;
+	floor = msecs_to_jiffies(asoc->thin_conf.rto_min);
+	rto = tp->srtt + (tp->rttvar << 2);
+	rto = clamp(rto, floor, asoc->rto_max);
+	if (rto >= tp->rto)
+		return;
+	tp->rto = rto;
+	asoc->thin->rto_min_clamps++;
+	trace_sctp_thin_mechanism(asoc, SCTP_THIN_RTO_MIN, jiffies_to_msecs(rto));
+}
+
+/* A T3-rtx timer expired.  Every packet in flight on that path counts as
+ * gone (RFC 9260 6.3.3 E3 marks all its outstanding data for
+ * retransmission).  5.3: while thin, the RTO is not doubled (E2), for at
+ * most lt_max timeouts in a row without the cumulative ack moving, as
+ * Linux TCP's tcp_thin_linear_timeouts.  Error counters are untouched,
+ * so path and association failure detection work as in stock lksctp.
+ */
+bool __sctp_thin_t3_expired(struct sctp_association *asoc,
+			    struct sctp_transport *tp)
+{
+	struct sctp_thin_assoc *ta = asoc->thin;
+	bool linear;
+
+	if (!(asoc->thin_conf.flags & SCTP_THIN_MECHANISMS))
+		return false;
+	ta->timeouts++;
+	linear = sctp_thin_on(asoc, SCTP_THIN_LINEAR_TIMEOUTS) &&
+		 ta->lt_run < asoc->thin_conf.lt_max;
+	sctp_thin_core_purge_transport(&ta->core, tp);
+	sctp_thin_update(asoc, ta);
+	if (!linear)
+		return false;
+	ta->lt_run++;
+	ta->linear_timeouts++;
+	trace_sctp_thin_mechanism(asoc, SCTP_THIN_LINEAR_TIMEOUTS, ta->lt_run);
+	return true;
+}
+
+/* RFC 7765 (RTO Restart), paper 5.2: when a SACK moves the cumulative
+ * ack but data is still outstanding, lksctp restarts T3-rtx with a full
+ * RTO from now (RFC 9260 6.3.2 R3).  While thin, expire instead RTO after
+ * the oldest packet still in flight on this path was sent, so no more
+ * than one RTO passes before it is retransmitted.  Never in the past: at
+ * the earliest one jiffy from now.  Deviations from RFC 7765: thin
+ * detection stands for its "fewer than rrthresh (4) segments outstanding"
+ * test, and we do not require that no unsent data be waiting.
+ */
+unsigned long __sctp_thin_t3_restart(struct sctp_transport *tp)
+{
+	struct sctp_association *asoc = tp->asoc;
+	unsigned long full = jiffies + tp->rto;
+	const struct sctp_thin_pkt *oldest;
+	unsigned long expires;
+
+	if (!sctp_thin_on(asoc, SCTP_THIN_RESTART_TIMER))
+		return full;
+	oldest = sctp_thin_core_oldest(&asoc->thin->core, tp);
+	if (!oldest)
+		return full;
+	expires = oldest->sent + tp->rto;
+	if (time_before(expires, jiffies + 1))
+		expires = jiffies + 1;
+	if (!time_before(expires, full))
+		return full;
+	asoc->thin->restart_corrections++;
+	trace_sctp_thin_mechanism(asoc, SCTP_THIN_RESTART_TIMER,
+				  jiffies_to_msecs(full - expires));
+	return expires;
+}
+
+/* 5.4: while thin, the first miss indication (RFC 9260 7.2.4) triggers
+ * the fast retransmit instead of the third.  Only chunks still eligible
+ * (SCTP_CAN_FRTX) qualify, so each TSN is fast-retransmitted at most once
+ * and the rest of 7.2.4 (cwnd/ssthresh, fast recovery) is unchanged.
+ */
+bool __sctp_thin_early_frtx(struct sctp_association *asoc,
+			    struct sctp_chunk *chunk)
+{
+	if (chunk->fast_retransmit != SCTP_CAN_FRTX ||
+	    !chunk->tsn_missing_report ||
+	    !sctp_thin_on(asoc, SCTP_THIN_FAST_RETRANSMIT))
+		return false;
+	asoc->thin->fast_rtx++;
+	trace_sctp_thin_mechanism(asoc, SCTP_THIN_FAST_RETRANSMIT,
+				  ntohl(chunk->subh.data_hdr->tsn));
+	return true;
+}
+
+/* Socket options. */
+static int sctp_thin_conf_check(struct sock *sk,
+				const struct sctp_thin_params *p)
+{
+	if (p->stp_flags & ~SCTP_THIN_ALL)
+		return -EINVAL;
+	if (p->stp_rto_min > sock_net(sk)->sctp.rto_max)
+		return -EINVAL;
+	if (p->stp_linear_timeouts_max > SCTP_THIN_LT_MAX_LIMIT)
+		return -EINVAL;
+	return 0;
+}
+
+/* 0 in stp_rto_min or stp_linear_timeouts_max keeps the current value. */
+static void sctp_thin_conf_merge(struct sctp_thin_conf *conf,
+				 const struct sctp_thin_params *p)
+{
+	conf->flags = p->stp_flags;
+	if (p->stp_rto_min)
+		conf->rto_min = p->stp_rto_min;
+	if (p->stp_linear_timeouts_max)
+		conf->lt_max = p->stp_linear_timeouts_max;
+}
+
+/* SCTP_THIN follows the assoc_id rules of RFC 6458 8.1 as upstream
+ * options do: an id, or SCTP_FUTURE_ASSOC (socket default),
+ * SCTP_CURRENT_ASSOC (every existing association) or SCTP_ALL_ASSOC
+ * (both).  On one-to-one sockets the id is ignored.
+ */
+static int sctp_thin_set_params(struct sock *sk, struct sctp_thin_params *p,
+				unsigned int optlen)
+{
+	struct sctp_sock *sp = sctp_sk(sk);
+	struct sctp_association *asoc;
+	struct sctp_thin_conf conf;
+	int err;
+
+	if (optlen != sizeof(*p))
+		return -EINVAL;
+	err = sctp_thin_conf_check(sk, p);
+	if (err)
+		return err;
+
+	asoc = sctp_id2assoc(sk, p->stp_assoc_id);
+	if (!asoc && p->stp_assoc_id > SCTP_ALL_ASSOC && sctp_style(sk, UDP))
+		return -EINVAL;
+	if (asoc) {
+		conf = asoc->thin_conf;
+		sctp_thin_conf_merge(&conf, p);
+		sctp_thin_assoc_set(asoc, &conf);
+		return 0;
+	}
+
+	if (sctp_style(sk, TCP))
+		p->stp_assoc_id = SCTP_FUTURE_ASSOC;
+	if (p->stp_assoc_id == SCTP_FUTURE_ASSOC ||
+	    p->stp_assoc_id == SCTP_ALL_ASSOC)
+		sctp_thin_conf_merge(&sp->thin_conf, p);
+	if (p->stp_assoc_id == SCTP_CURRENT_ASSOC ||
+	    p->stp_assoc_id == SCTP_ALL_ASSOC) {
+		list_for_each_entry(asoc, &sp->ep->asocs, asocs) {
+			conf = asoc->thin_conf;
+			sctp_thin_conf_merge(&conf, p);
+			sctp_thin_assoc_set(asoc, &conf);
+		}
+	}
+	return 0;
+}
+
+int sctp_thin_setsockopt(struct sock *sk, int optname, void *kopt,
+			 unsigned int optlen)
+{
+	if (optname == SCTP_THIN)
+		return sctp_thin_set_params(sk, kopt, optlen);
+	return -ENOPROTOOPT;	/* SCTP_THIN_INFO is read-only */
+}
+
+static struct sctp_association *sctp_thin_get_assoc(struct sock *sk,
+						    sctp_assoc_t id)
+{
+	struct sctp_association *asoc = sctp_id2assoc(sk, id);
+
+	if (!asoc && sctp_style(sk, TCP) && !list_empty(&sctp_sk(sk)->ep->asocs))
+		asoc = list_first_entry(&sctp_sk(sk)->ep->asocs,
+					struct sctp_association, asocs);
+	return asoc;
+}
+
+static int sctp_thin_get_params(struct sock *sk, int len,
+				char __user *optval, int __user *optlen)
+{
+	struct sctp_association *asoc;
+	const struct sctp_thin_conf *conf;
+	struct sctp_thin_params p;
+
+	if (len < sizeof(p))
+		return -EINVAL;
+	len = sizeof(p);
+	if (copy_from_user(&p, optval, len))
+		return -EFAULT;
+
+	asoc = sctp_id2assoc(sk, p.stp_assoc_id);
+	if (!asoc && p.stp_assoc_id != SCTP_FUTURE_ASSOC &&
+	    sctp_style(sk, UDP))
+		return -EINVAL;
+	conf = asoc ? &asoc->thin_conf : &sctp_sk(sk)->thin_conf;
+	p.stp_flags = conf->flags;
+	p.stp_rto_min = conf->rto_min;
+	p.stp_linear_timeouts_max = conf->lt_max;
+
+	if (put_user(len, optlen) || copy_to_user(optval, &p, len))
+		return -EFAULT;
+	return 0;
+}
+
+static void sctp_thin_fill_info(const struct sctp_association *asoc,
+				struct sctp_thin_info *info)
+{
+	const struct sctp_thin_assoc *ta = asoc->thin;
+
+	info->sti_flags = asoc->thin_conf.flags;
+	if (!ta)
+		return;
+	info->sti_state = (ta->core.thin ? SCTP_THIN_STATE_THIN : 0) |
+			  (ta->core.saturated ? SCTP_THIN_STATE_SATURATED : 0);
+	info->sti_in_flight = ta->core.in_flight;
+	info->sti_lossrate = sctp_thin_core_lossrate(&ta->core);
+	info->sti_transitions = ta->core.transitions;
+	info->sti_pkts_sent = ta->core.pkts_sent;
+	info->sti_pkts_lost = ta->core.pkts_lost;
+	info->sti_timeouts = ta->timeouts;
+	info->sti_linear_timeouts = ta->linear_timeouts;
+	info->sti_fast_rtx = ta->fast_rtx;
+	info->sti_rto_min_clamps = ta->rto_min_clamps;
+	info->sti_restart_corrections = ta->restart_corrections;
+}
+
+static int sctp_thin_get_info(struct sock *sk, int len,
+			      char __user *optval, int __user *optlen)
+{
+	struct sctp_association *asoc;
+	struct sctp_thin_info info;
+	sctp_assoc_t id;
+
+	if (len < sizeof(info))
+		return -EINVAL;
+	len = sizeof(info);
+	if (get_user(id, (sctp_assoc_t __user *)optval))
+		return -EFAULT;
+	asoc = sctp_thin_get_assoc(sk, id);
+	if (!asoc)
+		return -EINVAL;
+
+	memset(&info, 0, sizeof(info));
+	info.sti_assoc_id = sctp_assoc2id(asoc);
+	sctp_thin_fill_info(asoc, &info);
+
+	if (put_user(len, optlen) || copy_to_user(optval, &info, len))
+		return -EFAULT;
+	return 0;
+}
+
+int sctp_thin_getsockopt(struct sock *sk, int optname, int len,
+			 char __user *optval, int __user *optlen)
+{
+	if (optname == SCTP_THIN)
+		return sctp_thin_get_params(sk, len, optval, optlen);
+	if (optname == SCTP_THIN_INFO)
+		return sctp_thin_get_info(sk, len, optval, optlen);
+	return -ENOPROTOOPT;
+}
+
+/* /proc/net/sctp/thin: one line per association, like .../assocs. */
+struct sctp_thin_iter {
+	struct seq_net_private p;
+	struct rhashtable_iter hti;
+};
+
+static void *sctp_thin_seq_start(struct seq_file *seq, loff_t *pos)
+{
+	struct sctp_thin_iter *iter = seq->private;
+
+	sctp_transport_walk_start(&iter->hti);
+	return sctp_transport_get_idx(seq_file_net(seq), &iter->hti, *pos);
+}
+
+static void sctp_thin_seq_stop(struct seq_file *seq, void *v)
+{
+	struct sctp_thin_iter *iter = seq->private;
+
+	if (v && v != SEQ_START_TOKEN)
+		sctp_transport_put(v);
+	sctp_transport_walk_stop(&iter->hti);
+}
+
+static void *sctp_thin_seq_next(struct seq_file *seq, void *v, loff_t *pos)
+{
+	struct sctp_thin_iter *iter = seq->private;
+
+	if (v && v != SEQ_START_TOKEN)
+		sctp_transport_put(v);
+	++*pos;
+	return sctp_transport_get_next(seq_file_net(seq), &iter->hti);
+}
+
+static int sctp_thin_seq_show(struct seq_file *seq, void *v)
+{
+	struct sctp_association *asoc;
+	struct sctp_thin_info info;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(seq, "ASSOC-ID LPORT RPORT FLAGS STATE INFLIGHT LOSSRATE TRANS SENT LOST TIMEOUTS LINEAR FASTRTX RTOMIN RESTART\n");
+		return 0;
+	}
+	asoc = ((struct sctp_transport *)v)->asoc;
+	memset(&info, 0, sizeof(info));
+	sctp_thin_fill_info(asoc, &info);
+	seq_printf(seq, "%d %u %u 0x%02x 0x%02x %u %u %u %llu %llu %llu %llu %llu %llu %llu\n",
+		   sctp_assoc2id(asoc), asoc->base.bind_addr.port,
+		   asoc->peer.port, info.sti_flags, info.sti_state,
+		   info.sti_in_flight, info.sti_lossrate, info.sti_transitions,
+		   info.sti_pkts_sent, info.sti_pkts_lost, info.sti_timeouts,
+		   info.sti_linear_timeouts, info.sti_fast_rtx,
+		   info.sti_rto_min_clamps, info.sti_restart_corrections);
+	return 0;
+}
+
+static const struct seq_operations sctp_thin_seq_ops = {
+	.start = sctp_thin_seq_start,
+	.next  = sctp_thin_seq_next,
+	.stop  = sctp_thin_seq_stop,
+	.show  = sctp_thin_seq_show,
+};
+
+/* Called from sctp_proc_init(); removed with the rest of
+ * /proc/net/sctp by sctp_proc_exit().
+ */
+int sctp_thin_proc_init(struct net *net)
+{
+	if (!proc_create_net("thin", 0444, net->sctp.proc_net_sctp,
+			     &sctp_thin_seq_ops, sizeof(struct sctp_thin_iter)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Module init/exit, called first from sctp_init() and last from
+ * sctp_exit(), so that every socket sees our per-netns state.
+ */
+int sctp_thin_init(void)
+{
+	return register_pernet_subsys(&sctp_thin_net_ops);
+}
+
+void sctp_thin_exit(void)
+{
+	int left;
+
+	unregister_pernet_subsys(&sctp_thin_net_ops);
+	left = atomic_read(&sctp_thin_objects);
+	if (left)
+		pr_err("thin-sctp: leak of %d objects at unload\n", left);
+}

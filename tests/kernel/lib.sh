@@ -120,3 +120,9 @@ thin_scenario() {
 
 # $1: label, $2: key.  Value from the sender's output.
 thin_kv() { sed -n "s/^$2=//p" "$OUTDIR/$1.out"; }
+
+# $1: injector log, $2: receiver port.  DATA packets of that flow that the
+# emulator saw (the sender-side capture).
+thin_data_packets() {
+	awk -v p="-$2" 'index($2, p) && $3 != "SACK"' "$1" | awk '{ print $1 }' | sort -u | wc -l
+}

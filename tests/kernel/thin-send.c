@@ -5,13 +5,14 @@
  *	one-to-one sink on PORT, delayed SACK off (as in the paper's lab,
  *	section 6), discards data, exits after SECONDS.
  *   thin-send send ADDR PORT [-n COUNT] [-i MS] [-s SIZE] [-f FLAGS]
- *		    [-r RTO_MIN_MS] [-w WAIT_MS] [-b] [-S T0,T1,...]
+ *		    [-r RTO_MIN_MS] [-w WAIT_MS] [-b] [-S T0,T1,...] [-B K]
  *	connects, optionally sets SCTP_THIN (FLAGS, hex or decimal),
  *	sends COUNT messages of SIZE bytes every MS milliseconds (-b: as
  *	fast as the socket takes them; -S: message i at Ti ms after the
  *	first, COUNT = number of times), waits up to WAIT_MS for every chunk
  *	to be acknowledged, then prints the SCTP_THIN_INFO counters and the
- *	unacked count as key=value lines.
+ *	unacked count as key=value lines.  -B K: first send K messages
+ *	back to back and sample packets in flight at once (burst_in_flight).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -99,7 +100,8 @@ static int do_send(int argc, char **argv)
 	int n = 10, interval = 250, size = 100, wait = 10000, bulk = 0;
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	long flags = -1, rto_min = 0, sched[256];
-	int nsched = 0;
+	int nsched = 0, burst = 0;
+	unsigned int burst_flight = 0;
 	struct sctp_thin_info info;
 	socklen_t len;
 	int fd, i, opt, one = 1;
@@ -111,7 +113,7 @@ static int do_send(int argc, char **argv)
 	inet_pton(AF_INET, argv[1], &a.sin_addr);
 	a.sin_port = htons(atoi(argv[2]));
 	optind = 3;
-	while ((opt = getopt(argc, argv, "n:i:s:f:r:w:bS:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:i:s:f:r:w:bS:B:")) != -1) {
 		switch (opt) {
 		case 'n':
 			n = atoi(optarg);
@@ -133,6 +135,9 @@ static int do_send(int argc, char **argv)
 			break;
 		case 'b':
 			bulk = 1;
+			break;
+		case 'B':
+			burst = atoi(optarg);
 			break;
 		case 'S': {
 			char *p = optarg;
@@ -168,6 +173,15 @@ static int do_send(int argc, char **argv)
 		perror("connect");
 		return 1;
 	}
+	for (i = 0; i < burst; i++)
+		send(fd, buf, size, 0);
+	if (burst) {
+		len = sizeof(info);
+		memset(&info, 0, sizeof(info));
+		getsockopt(fd, IPPROTO_SCTP, SCTP_THIN_INFO, &info, &len);
+		burst_flight = info.sti_in_flight;
+		msleep(1000);
+	}
 	t0 = now_ms();
 	next = t0;
 	for (i = 0; i < n; i++) {
@@ -192,6 +206,7 @@ static int do_send(int argc, char **argv)
 	memset(&info, 0, sizeof(info));
 	if (getsockopt(fd, IPPROTO_SCTP, SCTP_THIN_INFO, &info, &len))
 		perror("SCTP_THIN_INFO");
+	printf("burst_in_flight=%u\n", burst_flight);
 	printf("unacked=%d\nflags=%u\nstate=%u\nin_flight=%u\nlossrate=%u\n"
 	       "transitions=%u\npkts_sent=%llu\npkts_lost=%llu\ntimeouts=%llu\n"
 	       "linear_timeouts=%llu\nfast_rtx=%llu\nrto_min_clamps=%llu\n"

@@ -1,7 +1,82 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* thin-sctp: kernel-internal interface of the thin-stream mechanisms. */
+/* thin-sctp: kernel-internal interface of the thin-stream mechanisms.
+ *
+ * Petlund et al., "Improving SCTP retransmission delays for
+ * time-dependent thin streams", 2009.  Section numbers below refer to
+ * that paper unless an RFC is named.
+ *
+ * Types and entry points.  The inline hooks called from upstream files
+ * are in thin_hooks.h, which needs the full struct sctp_association.
+ */
 
 #ifndef __NET_SCTP_THIN_H__
 #define __NET_SCTP_THIN_H__
+
+#include <linux/types.h>
+#include <linux/sctp_thin.h>
+#include <net/sctp/thin_core.h>
+
+struct net;
+struct sock;
+struct sctp_association;
+struct sctp_transport;
+struct sctp_packet;
+struct sctp_sackhdr;
+
+/* Mechanisms that need the packet-in-flight bookkeeping (5.1). */
+#define SCTP_THIN_MECHANISMS	(SCTP_THIN_RTO_MIN | SCTP_THIN_RESTART_TIMER | \
+				 SCTP_THIN_LINEAR_TIMEOUTS | \
+				 SCTP_THIN_FAST_RETRANSMIT)
+
+#define SCTP_THIN_RTO_MIN_DEFAULT	200	/* ms, 5.2 */
+#define SCTP_THIN_LT_MAX_DEFAULT	6	/* as tcp_thin_linear_timeouts */
+#define SCTP_THIN_LT_MAX_LIMIT		255
+#define SCTP_THIN_MAX_GAPS		32	/* more gap blocks: thick */
+
+/* Settings of a socket (defaults for its new associations) or of an
+ * association.
+ */
+struct sctp_thin_conf {
+	u32 flags;		/* SCTP_THIN_* */
+	u32 rto_min;		/* ms */
+	u32 lt_max;		/* linear timeouts in a row */
+};
+
+/* Per-association state, allocated while a mechanism is on. */
+struct sctp_thin_assoc {
+	struct sctp_thin_core core;
+	u64 timeouts;
+	u64 linear_timeouts;
+	u64 fast_rtx;
+	u64 rto_min_clamps;
+	u64 restart_corrections;
+	u32 lt_run;		/* linear timeouts since the last cum ack move */
+};
+
+int sctp_thin_init(void);
+void sctp_thin_exit(void);
+int sctp_thin_proc_init(struct net *net);
+
+void sctp_thin_sock_init(struct sock *sk);
+int sctp_thin_setsockopt(struct sock *sk, int optname, void *kopt,
+			 unsigned int optlen);
+int sctp_thin_getsockopt(struct sock *sk, int optname, int len,
+			 char __user *optval, int __user *optlen);
+
+void sctp_thin_assoc_init(struct sctp_association *asoc,
+			  const struct sock *sk, gfp_t gfp);
+void sctp_thin_assoc_destroy(struct sctp_association *asoc);
+void __sctp_thin_rm_peer(struct sctp_association *asoc,
+			 struct sctp_transport *peer);
+void __sctp_thin_packet_sent(struct sctp_association *asoc,
+			     struct sctp_packet *packet, gfp_t gfp);
+void __sctp_thin_sack(struct sctp_association *asoc,
+		      struct sctp_sackhdr *sack);
+void __sctp_thin_update_rto(struct sctp_transport *tp);
+bool __sctp_thin_t3_expired(struct sctp_association *asoc,
+			    struct sctp_transport *tp);
+unsigned long __sctp_thin_t3_restart(struct sctp_transport *tp);
+bool __sctp_thin_early_frtx(struct sctp_association *asoc,
+			    struct sctp_chunk *chunk);
 
 #endif /* __NET_SCTP_THIN_H__ */

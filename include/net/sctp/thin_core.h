@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* thin-sctp core: packets in flight, loss estimate, thin detection.
+ *
+ * Petlund et al., "Improving SCTP retransmission delays for
+ * time-dependent thin streams", 2009, section 5.1.  Pure logic with no
+ * kernel dependency beyond <linux/types.h>, so that tests/unit can build
+ * it in user space against a shim.  Callers serialize (socket lock).
+ */
+
+#ifndef __NET_SCTP_THIN_CORE_H__
+#define __NET_SCTP_THIN_CORE_H__
+
+#include <linux/types.h>
+
+#define SCTP_THIN_PTTFR		3	/* packets to trigger fast rtx, 5.1 */
+#define SCTP_THIN_ONE		(1U << 16)	/* fixed point 1.0 */
+#define SCTP_THIN_LOSS_MAX	(3 * SCTP_THIN_ONE / 4)	/* clamp, 5.1 */
+#define SCTP_THIN_LOSS_WINDOW	128	/* packets, halving window */
+#define SCTP_THIN_MIN_SLOTS	8
+#define SCTP_THIN_MAX_SLOTS	256	/* past it: thick by definition */
+
+enum {
+	SCTP_THIN_PKT_DEAD,		/* acked, lost or purged: tombstone */
+	SCTP_THIN_PKT_LIVE,		/* in flight */
+};
+
+/* One DATA-carrying packet in flight. */
+struct sctp_thin_pkt {
+	u32 tsn;		/* highest TSN the packet carries */
+	u8 misses;		/* loss indications so far */
+	u8 state;		/* SCTP_THIN_PKT_* */
+	unsigned long sent;	/* send time, jiffies */
+	const void *transport;	/* path: compared, never dereferenced */
+};
+
+struct sctp_thin_core {
+	struct sctp_thin_pkt *ring;	/* send order, NULL until first send */
+	u32 head;		/* index of the oldest slot */
+	u32 used;		/* slots in use, live and dead */
+	u32 size;		/* ring size, a power of 2, or 0 */
+	u32 in_flight;		/* live packets */
+	u32 highest_sent;	/* highest TSN recorded (if pkts_sent) */
+	bool saturated;		/* over cap or no memory: thick till drained */
+	bool thin;		/* result of the last update */
+	u64 pkts_sent;		/* lifetime: packets recorded */
+	u64 pkts_lost;		/* lifetime: packets declared lost */
+	u32 win_sent;		/* loss estimate: decaying window */
+	u32 win_lost;
+	u32 transitions;	/* thin <-> thick changes */
+};
+
+struct sctp_thin_gap {
+	u16 start;		/* offsets from the cumulative TSN ack, */
+	u16 end;		/* RFC 9260 3.3.4, host order */
+};
+
+/* Memory, provided by the caller (thin.c in the kernel, a shim in tests). */
+void *sctp_thin_alloc(size_t size, gfp_t gfp);
+void sctp_thin_free(void *p);
+
+void sctp_thin_core_init(struct sctp_thin_core *c);
+void sctp_thin_core_destroy(struct sctp_thin_core *c);
+void sctp_thin_core_sent(struct sctp_thin_core *c, u32 highest_tsn,
+			 unsigned long now, const void *transport, gfp_t gfp);
+unsigned int sctp_thin_core_sack(struct sctp_thin_core *c, u32 cum_tsn,
+				 const struct sctp_thin_gap *gaps,
+				 unsigned int ngaps);
+u32 sctp_thin_core_lossrate(const struct sctp_thin_core *c);
+bool sctp_thin_core_update(struct sctp_thin_core *c, bool loss_est);
+const struct sctp_thin_pkt *
+sctp_thin_core_oldest(const struct sctp_thin_core *c, const void *transport);
+void sctp_thin_core_purge_transport(struct sctp_thin_core *c,
+				    const void *transport);
+
+#endif /* __NET_SCTP_THIN_CORE_H__ */

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* thin-sctp core: packets in flight, loss estimate, thin detection.
+ *
+ * Petlund et al., "Improving SCTP retransmission delays for
+ * time-dependent thin streams", 2009, section 5.1: "we added a list that
+ * holds the highest TSN for every packet in flight, as well as a packet
+ * counter", and a packet is lost once "indicated as lost by a SACK on
+ * three different occasions".
+ *
+ * The list is a ring of slots in send order.  A packet that is acked,
+ * lost or purged becomes a dead slot; dead slots leave from the head, and
+ * a full ring is compacted before it grows, so each slot is written,
+ * killed and removed once: O(1) amortized per packet sent.  A SACK walks
+ * the live packets, O(slots x gap blocks), bounded by the slot cap and by
+ * the caller's cap on gap blocks; stock SCTP walks every outstanding chunk
+ * per SACK already (sctp_check_transmitted()).
+ *
+ * See docs/core.md for the design and the reasons behind the constants.
+ */
+
+#include <linux/string.h>
+#include <net/sctp/thin_core.h>
+
+/* Serial number arithmetic, RFC 9260 1.6 / RFC 1982. */
+static bool sctp_thin_before(u32 a, u32 b)
+{
+	return (s32)(a - b) < 0;
+}
+
+static struct sctp_thin_pkt *sctp_thin_slot(const struct sctp_thin_core *c,
+					    u32 i)
+{
+	return &c->ring[(c->head + i) & (c->size - 1)];
+}
+
+void sctp_thin_core_init(struct sctp_thin_core *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->thin = true;		/* nothing in flight */
+}
+
+void sctp_thin_core_destroy(struct sctp_thin_core *c)
+{
+	sctp_thin_free(c->ring);
+	c->ring = NULL;
+	c->head = 0;
+	c->used = 0;
+	c->size = 0;
+	c->in_flight = 0;
+}
+
+/* Drop dead slots at the head. */
+static void sctp_thin_pop(struct sctp_thin_core *c)
+{
+	while (c->used && sctp_thin_slot(c, 0)->state == SCTP_THIN_PKT_DEAD) {
+		c->head = (c->head + 1) & (c->size - 1);
+		c->used--;
+	}
+	if (!c->used)
+		c->head = 0;
+}
+
+static void sctp_thin_kill(struct sctp_thin_core *c, struct sctp_thin_pkt *p)
+{
+	p->state = SCTP_THIN_PKT_DEAD;
+	c->in_flight--;
+}
+
+/* Make room for one more slot: compact if there are dead slots, else
+ * double the ring.  False if the ring is at the cap or memory is short.
+ */
+static bool sctp_thin_room(struct sctp_thin_core *c, gfp_t gfp)
+{
+	struct sctp_thin_pkt *ring;
+	u32 i, n = 0, size;
+
+	if (c->used < c->size)
+		return true;
+	if (c->used > c->in_flight) {
+		size = c->size;
+		ring = c->ring;
+	} else {
+		size = c->size ? c->size * 2 : SCTP_THIN_MIN_SLOTS;
+		if (size > SCTP_THIN_MAX_SLOTS)
+			return false;
+		ring = sctp_thin_alloc(size * sizeof(*ring), gfp);
+		if (!ring)
+			return false;
+	}
+	/* Copy the live slots in order to the front.  In place this is
+	 * safe: slot n is never ahead of slot i once unwrapped, so copy
+	 * through a ring-relative index.
+	 */
+	for (i = 0; i < c->used; i++) {
+		struct sctp_thin_pkt *p = sctp_thin_slot(c, i);
+
+		if (p->state != SCTP_THIN_PKT_LIVE)
+			continue;
+		if (ring == c->ring)
+			*sctp_thin_slot(c, n) = *p;
+		else
+			ring[n] = *p;
+		n++;
+	}
+	if (ring != c->ring) {
+		sctp_thin_free(c->ring);
+		c->ring = ring;
+		c->head = 0;
+	}
+	c->size = size;
+	c->used = n;
+	return c->used < c->size;
+}
+
+/* 5.1: a packet carrying DATA, new or retransmitted, was sent. */
+void sctp_thin_core_sent(struct sctp_thin_core *c, u32 highest_tsn,
+			 unsigned long now, const void *transport, gfp_t gfp)
+{
+	struct sctp_thin_pkt *p;
+	u32 i;
+
+	if (!c->pkts_sent || sctp_thin_before(c->highest_sent, highest_tsn)) {
+		c->highest_sent = highest_tsn;
+	} else {
+		/* A retransmission supersedes the earlier packets with the
+		 * same highest TSN: the sender has given up on them.  New
+		 * data never takes this path, so sends stay O(1) amortized.
+		 */
+		for (i = 0; i < c->used; i++) {
+			p = sctp_thin_slot(c, i);
+			if (p->state == SCTP_THIN_PKT_LIVE && p->tsn == highest_tsn)
+				sctp_thin_kill(c, p);
+		}
+		if (c->used)
+			sctp_thin_pop(c);
+	}
+	c->pkts_sent++;
+	/* Decaying window: when it exceeds SCTP_THIN_LOSS_WINDOW packets,
+	 * both counts halve, so old losses fade with a half-life of about
+	 * that many packets.  floor(l / 2) <= floor(s / 2) keeps l <= s.
+	 */
+	if (++c->win_sent > SCTP_THIN_LOSS_WINDOW) {
+		c->win_sent /= 2;
+		c->win_lost /= 2;
+	}
+	if (c->saturated)
+		return;
+	if (!sctp_thin_room(c, gfp)) {
+		c->saturated = true;	/* thick by definition (5.1 cap) */
+		return;
+	}
+	p = sctp_thin_slot(c, c->used++);
+	p->tsn = highest_tsn;
+	p->sent = now;
+	p->transport = transport;
+	p->misses = 0;
+	p->state = SCTP_THIN_PKT_LIVE;
+	c->in_flight++;
+}
+
+static bool sctp_thin_acked(u32 tsn, u32 cum, const struct sctp_thin_gap *gaps,
+			    unsigned int ngaps)
+{
+	unsigned int i;
+
+	if (!sctp_thin_before(cum, tsn))
+		return true;
+	for (i = 0; i < ngaps; i++) {
+		/* RFC 9260 3.3.4: blocks cover cum + start .. cum + end.
+		 * A block with start 0 or start > end is malformed: ignored.
+		 */
+		if (!gaps[i].start || gaps[i].start > gaps[i].end)
+			continue;
+		if (!sctp_thin_before(tsn, cum + gaps[i].start) &&
+		    !sctp_thin_before(cum + gaps[i].end, tsn))
+			return true;
+	}
+	return false;
+}
+
+/* 5.1 and RFC 9260 7.2.4: acked packets leave the list; every live
+ * packet older (in TSN) than the highest TSN newly acknowledged by this
+ * SACK gets a miss indication, and the third one declares it lost.  A
+ * SACK that acks nothing new (a duplicate, or one overtaken by a later
+ * SACK) gives no indication.
+ */
+unsigned int sctp_thin_core_sack(struct sctp_thin_core *c, u32 cum_tsn,
+				 const struct sctp_thin_gap *gaps,
+				 unsigned int ngaps)
+{
+	unsigned int i, lost = 0;
+	bool have = false;
+	u32 htna = 0;
+
+	if (!c->pkts_sent)
+		return 0;
+	for (i = 0; i < c->used; i++) {
+		struct sctp_thin_pkt *p = sctp_thin_slot(c, i);
+
+		if (p->state != SCTP_THIN_PKT_LIVE ||
+		    !sctp_thin_acked(p->tsn, cum_tsn, gaps, ngaps))
+			continue;
+		sctp_thin_kill(c, p);
+		if (!have || sctp_thin_before(htna, p->tsn))
+			htna = p->tsn;
+		have = true;
+	}
+	for (i = 0; have && i < c->used; i++) {
+		struct sctp_thin_pkt *p = sctp_thin_slot(c, i);
+
+		if (p->state != SCTP_THIN_PKT_LIVE ||
+		    !sctp_thin_before(p->tsn, htna))
+			continue;
+		if (++p->misses < SCTP_THIN_PTTFR)
+			continue;
+		sctp_thin_kill(c, p);
+		c->pkts_lost++;
+		if (c->win_lost < c->win_sent)
+			c->win_lost++;
+		lost++;
+	}
+	sctp_thin_pop(c);
+
+	/* Everything ever sent is acked (or the peer acks beyond it):
+	 * nothing is in flight, so an overflowed list is exact again.
+	 */
+	if (!sctp_thin_before(cum_tsn, c->highest_sent)) {
+		c->head = 0;
+		c->used = 0;
+		c->in_flight = 0;
+		c->saturated = false;
+	}
+	return lost;
+}
+
+u32 sctp_thin_core_lossrate(const struct sctp_thin_core *c)
+{
+	if (!c->win_lost || !c->win_sent)
+		return 0;
+	return (u32)(((u64)c->win_lost * SCTP_THIN_ONE) / c->win_sent);
+}
+
+/* 5.1, Fig. 3: thin while in_flight < (pttfr + 1) / (1 - lossrate).
+ * Multiplied out, in integers: in_flight * (1 - lr) < (pttfr + 1).  The
+ * loss rate is clamped to 3/4, so the threshold is at most 16 packets and
+ * never divides by zero.  Without loss estimation it is pttfr + 1.
+ */
+bool sctp_thin_core_update(struct sctp_thin_core *c, bool loss_est)
+{
+	u32 lr = loss_est ? sctp_thin_core_lossrate(c) : 0;
+	bool thin;
+
+	if (lr > SCTP_THIN_LOSS_MAX)
+		lr = SCTP_THIN_LOSS_MAX;
+	thin = !c->saturated &&
+	       (u64)c->in_flight * (SCTP_THIN_ONE - lr) <
+	       (u64)(SCTP_THIN_PTTFR + 1) * SCTP_THIN_ONE;
+	if (thin != c->thin)
+		c->transitions++;
+	c->thin = thin;
+	return thin;
+}
+
+const struct sctp_thin_pkt *
+sctp_thin_core_oldest(const struct sctp_thin_core *c, const void *transport)
+{
+	u32 i;
+
+	for (i = 0; i < c->used; i++) {
+		const struct sctp_thin_pkt *p = sctp_thin_slot(c, i);
+
+		if (p->state == SCTP_THIN_PKT_LIVE && p->transport == transport)
+			return p;
+	}
+	return NULL;
+}
+
+/* The packets sent on a path are no longer in flight: its T3-rtx timer
+ * expired (RFC 9260 6.3.3 E3) or the path was removed.
+ */
+void sctp_thin_core_purge_transport(struct sctp_thin_core *c,
+				    const void *transport)
+{
+	u32 i;
+
+	for (i = 0; i < c->used; i++) {
+		struct sctp_thin_pkt *p = sctp_thin_slot(c, i);
+
+		if (p->state == SCTP_THIN_PKT_LIVE && p->transport == transport)
+			sctp_thin_kill(c, p);
+	}
+	sctp_thin_pop(c);
+}

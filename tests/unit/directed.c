@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Known-answer tests of the core rules (paper 5.1, RFC 9260 7.2.4). */
+#include <stdio.h>
+#include "shim.h"
+
+static int passed, failed;
+
+#define CHECK(cond, msg) do {						\
+	if (cond) {							\
+		passed++;						\
+	} else {							\
+		failed++;						\
+		printf("not ok - %s (line %d)\n", msg, __LINE__);	\
+	}								\
+} while (0)
+
+static const int A = 1, B = 2;
+
+static void t_basic(void)
+{
+	struct sctp_thin_core c;
+	struct sctp_thin_gap g = { 2, 2 };
+
+	sctp_thin_core_init(&c);
+	CHECK(sctp_thin_core_update(&c, true), "empty core is thin");
+	CHECK(c.transitions == 0, "no transition at start");
+	sctp_thin_core_sent(&c, 100, 10, &A, 0);
+	sctp_thin_core_sent(&c, 101, 20, &A, 0);
+	sctp_thin_core_sent(&c, 102, 30, &B, 0);
+	CHECK(c.in_flight == 3 && c.pkts_sent == 3, "3 packets in flight");
+	CHECK(sctp_thin_core_oldest(&c, &B)->sent == 30, "oldest per path");
+	/* 100 acked, 101 missing, 102 gap-acked: one indication for 101 */
+	CHECK(sctp_thin_core_sack(&c, 100, &g, 1) == 0, "first gap: not lost");
+	CHECK(c.in_flight == 1, "acked packets left the list");
+	CHECK(c.ring[c.head].misses == 1, "one miss indication");
+	CHECK(sctp_thin_core_sack(&c, 100, &g, 1) == 0 &&
+	      c.ring[c.head].misses == 1, "duplicate SACK: no indication");
+	sctp_thin_core_sent(&c, 103, 40, &A, 0);
+	g.end = 3;
+	sctp_thin_core_sack(&c, 100, &g, 1);
+	CHECK(c.ring[c.head].misses == 2, "second indication");
+	sctp_thin_core_sent(&c, 104, 50, &A, 0);
+	g.end = 4;
+	CHECK(sctp_thin_core_sack(&c, 100, &g, 1) == 1, "third: lost");
+	CHECK(c.pkts_lost == 1 && c.in_flight == 0, "lost packet left");
+	CHECK(sctp_thin_core_lossrate(&c) == SCTP_THIN_ONE / 5,
+	      "loss rate 1 of 5 packets");
+	sctp_thin_core_sent(&c, 105, 55, &A, 0);
+	sctp_thin_core_sent(&c, 101, 60, &A, 0);	/* retransmission */
+	CHECK(c.in_flight == 2, "retransmission is a packet in flight");
+	sctp_thin_core_sent(&c, 105, 65, &B, 0);	/* supersedes 105 */
+	CHECK(c.in_flight == 2 && sctp_thin_core_oldest(&c, &A)->sent == 60,
+	      "retransmission supersedes the earlier packet");
+	sctp_thin_core_sack(&c, 105, NULL, 0);
+	CHECK(c.in_flight == 0 && c.used == 0, "drained");
+	sctp_thin_core_destroy(&c);
+	CHECK(shim_live == 0, "no leak");
+}
+
+static void t_detection(void)
+{
+	struct sctp_thin_core c;
+	u32 i;
+
+	sctp_thin_core_init(&c);
+	for (i = 0; i < 3; i++)
+		sctp_thin_core_sent(&c, i + 1, i, &A, 0);
+	CHECK(sctp_thin_core_update(&c, false), "3 in flight: thin");
+	sctp_thin_core_sent(&c, 4, 4, &A, 0);
+	CHECK(!sctp_thin_core_update(&c, false), "4 in flight: thick");
+	CHECK(c.transitions == 1, "one transition");
+	/* loss 1/2: threshold 4 / (1 - 0.5) = 8 */
+	c.win_sent = 10;
+	c.win_lost = 5;
+	CHECK(sctp_thin_core_update(&c, true), "4 < 8 at loss 1/2: thin");
+	CHECK(!sctp_thin_core_update(&c, false), "without loss est: thick");
+	/* loss 1: clamped to 3/4, threshold 16 */
+	c.win_lost = 10;
+	for (i = 5; i <= 15; i++)
+		sctp_thin_core_sent(&c, i, i, &A, 0);
+	c.win_sent = 10;
+	c.win_lost = 10;
+	CHECK(c.in_flight == 15 && sctp_thin_core_update(&c, true),
+	      "15 < 16 at loss 1 (clamped 3/4): thin");
+	sctp_thin_core_sent(&c, 16, 16, &A, 0);
+	c.win_sent = 10;
+	c.win_lost = 10;
+	CHECK(!sctp_thin_core_update(&c, true), "16 at loss 1: thick");
+	sctp_thin_core_destroy(&c);
+}
+
+static void t_cap_and_failure(void)
+{
+	struct sctp_thin_core c;
+	u32 i;
+
+	sctp_thin_core_init(&c);
+	for (i = 0; i < SCTP_THIN_MAX_SLOTS; i++)
+		sctp_thin_core_sent(&c, i + 1, i, &A, 0);
+	CHECK(!c.saturated && c.size == SCTP_THIN_MAX_SLOTS, "at the cap");
+	sctp_thin_core_sent(&c, i + 1, i, &A, 0);
+	CHECK(c.saturated && !sctp_thin_core_update(&c, true),
+	      "past the cap: saturated, thick");
+	sctp_thin_core_sack(&c, i, NULL, 0);
+	CHECK(c.saturated, "not drained while data is outstanding");
+	sctp_thin_core_sack(&c, i + 1, NULL, 0);
+	CHECK(!c.saturated && c.in_flight == 0, "drained: exact again");
+	sctp_thin_core_destroy(&c);
+
+	sctp_thin_core_init(&c);
+	shim_fail_next = true;
+	sctp_thin_core_sent(&c, 1, 1, &A, 0);
+	CHECK(c.saturated && !c.ring && c.pkts_sent == 1,
+	      "failed allocation: saturated (stock behaviour)");
+	sctp_thin_core_sack(&c, 1, NULL, 0);
+	sctp_thin_core_sent(&c, 2, 2, &A, 0);
+	CHECK(!c.saturated && c.in_flight == 1, "recovers after drain");
+	sctp_thin_core_destroy(&c);
+	CHECK(shim_live == 0, "no leak after failures");
+}
+
+static void t_hostile(void)
+{
+	struct sctp_thin_gap g[3] = { { 0, 5 }, { 9, 3 }, { 1, 65535 } };
+	struct sctp_thin_core c;
+
+	sctp_thin_core_init(&c);
+	sctp_thin_core_sent(&c, 0xfffffffe, 1, &A, 0);
+	sctp_thin_core_sent(&c, 0xffffffff, 2, &A, 0);
+	sctp_thin_core_sent(&c, 0, 3, &A, 0);
+	sctp_thin_core_sent(&c, 1, 4, &A, 0);
+	CHECK(c.highest_sent == 1, "highest across wrap");
+	sctp_thin_core_sack(&c, 0xfffffffe, g, 2);	/* malformed only */
+	CHECK(c.in_flight == 3, "malformed blocks ignored");
+	sctp_thin_core_sack(&c, 0xfffffffd, NULL, 0);	/* late SACK */
+	CHECK(c.in_flight == 3, "old SACK harmless");
+	sctp_thin_core_sack(&c, 0xfffffffe, &g[2], 1);	/* huge block */
+	CHECK(c.in_flight == 0, "huge block acks across wrap");
+	sctp_thin_core_sent(&c, 2, 5, &A, 0);
+	sctp_thin_core_sack(&c, 1000, NULL, 0);	/* beyond sent */
+	CHECK(c.in_flight == 0 && !c.saturated, "ack beyond sent: drained");
+	sctp_thin_core_sent(&c, 3, 6, &A, 0);
+	sctp_thin_core_sent(&c, 4, 7, &B, 0);
+	sctp_thin_core_purge_transport(&c, &A);
+	CHECK(c.in_flight == 1 && sctp_thin_core_oldest(&c, &B) &&
+	      !sctp_thin_core_oldest(&c, &A), "purge one path");
+	sctp_thin_core_destroy(&c);
+}
+
+int main(void)
+{
+	t_basic();
+	t_detection();
+	t_cap_and_failure();
+	t_hostile();
+	printf("directed: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

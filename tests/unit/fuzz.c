@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* libFuzzer target: the input is a program of operations on one core and
+ * its model; every invariant is checked after every operation.  With
+ * -DTHIN_REPLAY_MAIN it is a plain program that replays files (the corpus)
+ * so that gcc builds can run them too.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "model.h"
+
+static const int tps[3] = { 1, 2, 3 };
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	struct sctp_thin_gap g[8];
+	struct pair t;
+	u32 base = 0, next, cum;
+	size_t i = 0;
+	unsigned int n, k;
+
+	if (size >= 4) {
+		base = data[0] | data[1] << 8 | data[2] << 16 | (u32)data[3] << 24;
+		i = 4;
+	}
+	next = base;
+	cum = base - 1;
+	pair_init(&t);
+	while (i + 2 <= size) {
+		u8 op = data[i], arg = data[i + 1];
+
+		i += 2;
+		switch (op % 5) {
+		case 0:	/* send arg % 4 + 1 new TSNs */
+			next += arg % 4 + 1;
+			pair_sent(&t, next - 1, &tps[arg % 3], op & 0x80);
+			break;
+		case 1:	/* retransmit */
+			pair_sent(&t, cum + 1 + arg % 16, &tps[(op >> 3) % 3],
+				  op & 0x80);
+			break;
+		case 2:	/* SACK: cum moves by arg % 8 - 2, gap blocks follow */
+			cum += (u32)(arg % 8) - 2;
+			n = (op >> 3) % 9;
+			for (k = 0; k < n && i + 2 <= size; k++, i += 2) {
+				g[k].start = data[i] % 64;
+				g[k].end = g[k].start + data[i + 1] % 16 - 3;
+			}
+			pair_sack(&t, cum, g, k);
+			break;
+		case 3:
+			pair_purge(&t, &tps[arg % 3]);
+			break;
+		default: /* ack everything, or beyond */
+			cum = next - 1 + arg % 3;
+			pair_sack(&t, cum, NULL, 0);
+			break;
+		}
+		if (!pair_check(&t)) {
+			fprintf(stderr, "invariant: %s\n", t.why);
+			abort();
+		}
+	}
+	pair_fini(&t);
+	if (shim_live)
+		abort();
+	return 0;
+}
+
+#ifdef THIN_REPLAY_MAIN
+int main(int argc, char **argv)
+{
+	static u8 buf[1 << 20];
+	int i, passed = 0;
+
+	for (i = 1; i < argc; i++) {
+		FILE *f = fopen(argv[i], "rb");
+		size_t n;
+
+		if (!f) {
+			perror(argv[i]);
+			return 1;
+		}
+		n = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		LLVMFuzzerTestOneInput(buf, n);	/* aborts on failure */
+		passed++;
+	}
+	printf("replay: %d passed, 0 failed\n", passed);
+	return 0;
+}
+#endif

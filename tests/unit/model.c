@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Brute-force model of the thin-sctp core: a plain array of every packet,
+ * each rule applied the simplest way, and the checks that the core (ring,
+ * compaction, growth, cap, counters, detection) agrees with it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model.h"
+
+static bool before(u32 a, u32 b)
+{
+	return (s32)(a - b) < 0;
+}
+
+static size_t m_live(const struct model *m)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < m->n; i++)
+		n += m->p[i].live;
+	return n;
+}
+
+void pair_init(struct pair *t)
+{
+	memset(t, 0, sizeof(*t));
+	sctp_thin_core_init(&t->core);
+}
+
+void pair_fini(struct pair *t)
+{
+	sctp_thin_core_destroy(&t->core);
+	free(t->m.p);
+	t->m.p = NULL;
+}
+
+void pair_sent(struct pair *t, u32 tsn, const void *tp, bool fail_alloc)
+{
+	struct model *m = &t->m;
+	bool grow;
+
+	t->now += 1 + (t->steps % 7);
+	/* the core allocates exactly when the model says it grows */
+	grow = !m->saturated && m_live(m) == m->size &&
+	       (m->size ? m->size * 2 : SCTP_THIN_MIN_SLOTS) <= SCTP_THIN_MAX_SLOTS;
+	shim_fail_next = grow && fail_alloc;
+	sctp_thin_core_sent(&t->core, tsn, t->now, tp, GFP_ATOMIC);
+	shim_fail_next = false;
+
+	if (!m->sent || before(m->highest, tsn)) {
+		m->highest = tsn;
+	} else {
+		size_t i;
+
+		for (i = 0; i < m->n; i++)	/* superseded by this rtx */
+			if (m->p[i].live && m->p[i].tsn == tsn)
+				m->p[i].live = false;
+	}
+	m->sent++;
+	if (++m->win_sent > SCTP_THIN_LOSS_WINDOW) {
+		m->win_sent /= 2;
+		m->win_lost /= 2;
+	}
+	if (m->saturated)
+		return;
+	if (m_live(m) == m->size) {
+		u32 ns = m->size ? m->size * 2 : SCTP_THIN_MIN_SLOTS;
+
+		if (ns > SCTP_THIN_MAX_SLOTS || fail_alloc) {
+			m->saturated = true;
+			return;
+		}
+		m->size = ns;
+	}
+	if (m->n == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 64;
+		m->p = realloc(m->p, m->cap * sizeof(*m->p));
+	}
+	m->p[m->n++] = (struct mpkt){ tsn, t->now, tp, 0, true };
+}
+
+static bool m_acked(u32 tsn, u32 cum, const struct sctp_thin_gap *g,
+		    unsigned int n)
+{
+	unsigned int i;
+
+	if (!before(cum, tsn))
+		return true;
+	for (i = 0; i < n; i++)
+		if (g[i].start && g[i].start <= g[i].end &&
+		    !before(tsn, cum + g[i].start) &&
+		    !before(cum + g[i].end, tsn))
+			return true;
+	return false;
+}
+
+void pair_sack(struct pair *t, u32 cum, const struct sctp_thin_gap *g,
+	       unsigned int n)
+{
+	struct model *m = &t->m;
+	bool have = false;
+	u32 htna = 0;
+	size_t i, k;
+
+	sctp_thin_core_sack(&t->core, cum, g, n);
+	if (!m->sent)
+		return;
+	for (i = 0; i < m->n; i++) {
+		if (!m->p[i].live || !m_acked(m->p[i].tsn, cum, g, n))
+			continue;
+		m->p[i].live = false;
+		if (!have || before(htna, m->p[i].tsn))
+			htna = m->p[i].tsn;
+		have = true;
+	}
+	for (i = 0; have && i < m->n; i++) {
+		if (!m->p[i].live || !before(m->p[i].tsn, htna))
+			continue;
+		if (++m->p[i].misses >= SCTP_THIN_PTTFR) {
+			m->p[i].live = false;
+			m->lost++;
+			if (m->win_lost < m->win_sent)
+				m->win_lost++;
+		}
+	}
+	if (!before(cum, m->highest)) {
+		m->n = 0;
+		m->saturated = false;
+	}
+	/* forget dead packets now and then */
+	for (i = 0, k = 0; i < m->n; i++)
+		if (m->p[i].live)
+			m->p[k++] = m->p[i];
+	m->n = k;
+}
+
+void pair_purge(struct pair *t, const void *tp)
+{
+	size_t i;
+
+	sctp_thin_core_purge_transport(&t->core, tp);
+	for (i = 0; i < t->m.n; i++)
+		if (t->m.p[i].tp == tp)
+			t->m.p[i].live = false;
+}
+
+#define FAIL(msg) do { t->why = msg; t->failures++; return false; } while (0)
+
+bool pair_check(struct pair *t)
+{
+	const struct sctp_thin_core *c = &t->core;
+	const struct model *m = &t->m;
+	static const int tps[] = { 1, 2, 3 };
+	double lr, thr;
+	bool thin, lest;
+	size_t i, j;
+	u32 q;
+
+	t->steps++;
+	if (c->in_flight != m_live(m))
+		FAIL("in_flight != live packets of the model");
+	if (c->pkts_lost != m->lost || c->pkts_sent != m->sent)
+		FAIL("lost/sent counters differ from the model");
+	if (c->saturated != m->saturated)
+		FAIL("saturated differs from the model");
+	if (c->used > c->size || c->size > SCTP_THIN_MAX_SLOTS ||
+	    (c->size & (c->size - 1)) || c->in_flight > c->used)
+		FAIL("ring bounds");
+	if (!m->saturated && c->size != m->size && c->used)
+		FAIL("ring size differs from the model");
+	if (c->win_lost > c->win_sent || c->win_sent > SCTP_THIN_LOSS_WINDOW ||
+	    c->win_sent != m->win_sent || c->win_lost != m->win_lost)
+		FAIL("loss window");
+	q = sctp_thin_core_lossrate(c);
+	if (q > SCTP_THIN_ONE)
+		FAIL("lossrate > 1");
+	/* the live packets, in send order, are the model's */
+	for (i = 0, j = 0; i < c->used; i++) {
+		const struct sctp_thin_pkt *p =
+			&c->ring[(c->head + i) & (c->size - 1)];
+
+		if (p->state != SCTP_THIN_PKT_LIVE)
+			continue;
+		while (j < m->n && !m->p[j].live)
+			j++;
+		if (j == m->n || p->tsn != m->p[j].tsn ||
+		    p->sent != m->p[j].sent || p->transport != m->p[j].tp ||
+		    p->misses != m->p[j].misses)
+			FAIL("live packet differs from the model");
+		j++;
+	}
+	for (i = 0; i < 3; i++) {
+		const struct sctp_thin_pkt *p = sctp_thin_core_oldest(c, &tps[i]);
+		const struct mpkt *mp = NULL;
+
+		for (j = 0; j < m->n && !mp; j++)
+			if (m->p[j].live && m->p[j].tp == &tps[i])
+				mp = &m->p[j];
+		if (!p != !mp || (p && (p->tsn != mp->tsn || p->sent != mp->sent)))
+			FAIL("oldest() differs from the model");
+	}
+	/* detection, Fig. 3, in floating point with the same clamp */
+	for (lest = false; ; lest = true) {
+		lr = lest && m->win_sent ? (double)m->win_lost / m->win_sent : 0;
+		if (lr > 0.75)
+			lr = 0.75;
+		thr = (SCTP_THIN_PTTFR + 1) / (1 - lr);
+		thin = !m->saturated && m_live(m) < thr;
+		if (fabs(m_live(m) - thr) > 1e-3 &&
+		    sctp_thin_core_update(&t->core, lest) != thin)
+			FAIL("thin detection differs from the formula");
+		if (lest)
+			break;
+	}
+	return true;
+}

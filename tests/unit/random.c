@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Randomized driver: long random sequences of sends (several TSNs per
+ * packet), retransmissions, SACKs (random, malformed, overlapping,
+ * duplicate, late, beyond what was sent), path purges, failed
+ * allocations and TSN wrap-around, checked against the model after every
+ * step.
+ *
+ *   random [STEPS_PER_SEED] [SEEDS]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model.h"
+
+static u64 rng_state;
+
+static u32 rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (u32)(rng_state >> 11);
+}
+
+static u32 below(u32 n)
+{
+	return n ? rnd() % n : 0;
+}
+
+static const int tps[3] = { 1, 2, 3 };
+static long sat_steps, lost_total, max_flight;
+
+static bool run_seed(u64 seed, long steps, long *done)
+{
+	struct sctp_thin_gap last_g[8], g[8];
+	u32 next, cum, last_cum = 0;
+	unsigned int last_n = 0, n, i;
+	/* send-heavy seeds push past the cap, ack-heavy ones stay thin */
+	u32 p_send = seed % 3 == 0 ? 70 : seed % 3 == 1 ? 45 : 25;
+	struct pair t;
+	long s;
+
+	rng_state = seed * 0x9e3779b97f4a7c15ull + 1;
+	pair_init(&t);
+	next = seed % 4 ? rnd() : 0xffffffffu - below(300);	/* wrap */
+	cum = next - 1;
+	for (s = 0; s < steps; s++) {
+		u32 op = below(100);
+
+		if (op < p_send) {
+			/* new packet carrying 1..3 TSNs */
+			u32 k = 1 + below(3);
+
+			next += k;
+			pair_sent(&t, next - 1, &tps[below(3)], below(50) == 0);
+		} else if (op < p_send + 8 && next - cum > 1) {
+			/* retransmission of an outstanding TSN */
+			pair_sent(&t, cum + 1 + below(next - cum - 1),
+				  &tps[below(3)], below(50) == 0);
+		} else if (op < 96) {
+			u32 kind = below(10);
+
+			if (kind == 0 && last_n <= 8) {
+				/* duplicate of the last SACK */
+				pair_sack(&t, last_cum, last_g, last_n);
+				goto check;
+			}
+			if (kind == 1) {
+				/* late SACK from the past */
+				pair_sack(&t, cum - below(20), NULL, 0);
+				goto check;
+			}
+			if (kind == 2 && below(10) == 0)
+				cum = next + below(5);	/* acks TSNs never sent */
+			else if (next - cum > 1)
+				cum += below(next - cum < 8 ? next - cum : 8);
+			n = seed % 5 == 0 ? 0 : below(9);	/* no gaps: fill up */
+			for (i = 0; i < n; i++) {
+				g[i].start = below(4) ? 1 + below(40) : below(3);
+				g[i].end = g[i].start + below(12) - 2;
+			}
+			pair_sack(&t, cum, g, n);
+			memcpy(last_g, g, sizeof(g));
+			last_n = n;
+			last_cum = cum;
+		} else if (op < 98) {
+			pair_purge(&t, &tps[below(3)]);
+		} else if (below(10) == 0) {
+			/* everything acked: drain */
+			cum = next - 1;
+			pair_sack(&t, cum, NULL, 0);
+		}
+check:
+		sat_steps += t.core.saturated;
+		if ((long)t.core.in_flight > max_flight)
+			max_flight = t.core.in_flight;
+		if (!pair_check(&t)) {
+			printf("not ok - seed %llu step %ld: %s\n",
+			       (unsigned long long)seed, s, t.why);
+			pair_fini(&t);
+			return false;
+		}
+	}
+	lost_total += t.core.pkts_lost;
+	pair_fini(&t);
+	*done += s;
+	if (shim_live) {
+		printf("not ok - seed %llu: %ld objects leaked\n",
+		       (unsigned long long)seed, shim_live);
+		return false;
+	}
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	long steps = argc > 1 ? atol(argv[1]) : 20000;
+	long seeds = argc > 2 ? atol(argv[2]) : 100, done = 0;
+	int passed = 0, failed = 0;
+	long i;
+
+	for (i = 1; i <= seeds; i++) {
+		if (run_seed(i, steps, &done))
+			passed++;
+		else
+			failed++;
+	}
+	printf("random: %ld steps over %ld seeds; coverage: %ld steps saturated, max %ld in flight, %ld packets lost; %ld objects live\n",
+	       done, seeds, sat_steps, max_flight, lost_total, shim_live);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
