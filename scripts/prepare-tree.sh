@@ -45,10 +45,14 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$sv" ]; then
 	echo "$sv" >"$stamp"
 fi
 
-# Fresh tree every time: pristine + overlay + patches.
-rm -rf "$BUILD/tree"
-cp -a "$BUILD/pristine" "$BUILD/tree"
-rm -f "$BUILD/tree/.version"
+# Stage a fresh tree: pristine + overlay + patches.  Then sync it into
+# $BUILD/tree by content, so unchanged files keep their times and kbuild
+# rebuilds only what changed; build outputs there are left alone.
+TREE=$BUILD/tree
+STAGE=$BUILD/stage
+rm -rf "$STAGE"
+cp -a "$BUILD/pristine" "$STAGE"
+rm -f "$STAGE/.version"
 for d in net/sctp include/net/sctp include/uapi/linux; do
 	[ -d "$TOP/$d" ] || continue
 	for f in "$TOP/$d"/*; do
@@ -57,18 +61,24 @@ for d in net/sctp include/net/sctp include/uapi/linux; do
 		base=$(basename "$f")
 		[ -e "$BUILD/pristine/$d/$base" ] &&
 			die "$d/$base is an upstream file: change it with a patch in patches/6.1, not by overlay"
-		cp "$f" "$BUILD/tree/$d/$base"
+		cp "$f" "$STAGE/$d/$base"
 	done
 done
 
 series=$TOP/patches/6.1/series
 if [ -f "$series" ]; then
 	grep -v -e '^#' -e '^[[:space:]]*$' "$series" | while read -r p; do
-		if ! out=$(patch -d "$BUILD/tree" -p1 --forward --no-backup-if-mismatch -r - -s <"$TOP/patches/6.1/$p" 2>&1); then
+		if ! out=$(patch -d "$STAGE" -p1 --forward --no-backup-if-mismatch -r - -s <"$TOP/patches/6.1/$p" 2>&1); then
 			echo "prepare-tree: patch $p does not apply:" >&2
 			echo "$out" | grep -i -e hunk -e 'can.t find' -e failed >&2 || echo "$out" >&2
 			exit 1
 		fi
 	done
 fi
-echo "prepare-tree: $BUILD/tree ready (Debian linux-source $sv)"
+mkdir -p "$TREE"
+rsync -rlc --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
+	--exclude='*.mod' --exclude='*.mod.c' --exclude='Module.symvers' \
+	--exclude='modules.order' --exclude='.*.d' --exclude='*.a' \
+	"$STAGE/" "$TREE/"
+rm -rf "$STAGE"
+echo "prepare-tree: $TREE ready (Debian linux-source $sv)"

@@ -7,19 +7,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/compiler.h>
 #include "shim.h"
 
 static const int tp = 1;
 static struct sctp_thin_core c;
 
-__attribute__((noinline)) void measured_sent(u32 tsn, long now)
+noinline void measured_sent(u32 tsn, long now)
 {
 	sctp_thin_core_sent(&c, tsn, now, &tp, 0);
 }
 
-__attribute__((noinline)) void measured_sack(u32 cum,
-					     const struct sctp_thin_gap *g,
-					     unsigned int n)
+noinline void measured_sack(u32 cum,
+				   const struct sctp_thin_gap *g,
+				   unsigned int n)
 {
 	sctp_thin_core_sack(&c, cum, g, n);
 }

@@ -146,36 +146,41 @@ void pair_purge(struct pair *t, const void *tp)
 			t->m.p[i].live = false;
 }
 
-#define FAIL(msg) do { t->why = msg; t->failures++; return false; } while (0)
+static bool fail(struct pair *t, const char *msg)
+{
+	t->why = msg;
+	t->failures++;
+	return false;
+}
 
 bool pair_check(struct pair *t)
 {
 	const struct sctp_thin_core *c = &t->core;
 	const struct model *m = &t->m;
 	static const int tps[] = { 1, 2, 3 };
-	double lr, thr;
+	double lr, thr, live;
 	bool thin, lest;
 	size_t i, j;
 	u32 q;
 
 	t->steps++;
 	if (c->in_flight != m_live(m))
-		FAIL("in_flight != live packets of the model");
+		return fail(t, "in_flight != live packets of the model");
 	if (c->pkts_lost != m->lost || c->pkts_sent != m->sent)
-		FAIL("lost/sent counters differ from the model");
+		return fail(t, "lost/sent counters differ from the model");
 	if (c->saturated != m->saturated)
-		FAIL("saturated differs from the model");
+		return fail(t, "saturated differs from the model");
 	if (c->used > c->size || c->size > SCTP_THIN_MAX_SLOTS ||
 	    (c->size & (c->size - 1)) || c->in_flight > c->used)
-		FAIL("ring bounds");
+		return fail(t, "ring bounds");
 	if (!m->saturated && c->size != m->size && c->used)
-		FAIL("ring size differs from the model");
+		return fail(t, "ring size differs from the model");
 	if (c->win_lost > c->win_sent || c->win_sent > SCTP_THIN_LOSS_WINDOW ||
 	    c->win_sent != m->win_sent || c->win_lost != m->win_lost)
-		FAIL("loss window");
+		return fail(t, "loss window");
 	q = sctp_thin_core_lossrate(c);
 	if (q > SCTP_THIN_ONE)
-		FAIL("lossrate > 1");
+		return fail(t, "lossrate > 1");
 	/* the live packets, in send order, are the model's */
 	for (i = 0, j = 0; i < c->used; i++) {
 		const struct sctp_thin_pkt *p =
@@ -188,7 +193,7 @@ bool pair_check(struct pair *t)
 		if (j == m->n || p->tsn != m->p[j].tsn ||
 		    p->sent != m->p[j].sent || p->transport != m->p[j].tp ||
 		    p->misses != m->p[j].misses)
-			FAIL("live packet differs from the model");
+			return fail(t, "live packet differs from the model");
 		j++;
 	}
 	for (i = 0; i < 3; i++) {
@@ -199,7 +204,7 @@ bool pair_check(struct pair *t)
 			if (m->p[j].live && m->p[j].tp == &tps[i])
 				mp = &m->p[j];
 		if (!p != !mp || (p && (p->tsn != mp->tsn || p->sent != mp->sent)))
-			FAIL("oldest() differs from the model");
+			return fail(t, "oldest() differs from the model");
 	}
 	/* detection, Fig. 3, in floating point with the same clamp */
 	for (lest = false; ; lest = true) {
@@ -207,10 +212,11 @@ bool pair_check(struct pair *t)
 		if (lr > 0.75)
 			lr = 0.75;
 		thr = (SCTP_THIN_PTTFR + 1) / (1 - lr);
-		thin = !m->saturated && m_live(m) < thr;
-		if (fabs(m_live(m) - thr) > 1e-3 &&
+		live = m_live(m);
+		thin = !m->saturated && live < thr;
+		if (fabs(live - thr) > 1e-3 &&
 		    sctp_thin_core_update(&t->core, lest) != thin)
-			FAIL("thin detection differs from the formula");
+			return fail(t, "thin detection differs from the formula");
 		if (lest)
 			break;
 	}

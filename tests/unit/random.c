@@ -125,8 +125,10 @@ int main(int argc, char **argv)
 		else
 			failed++;
 	}
-	printf("random: %ld steps over %ld seeds; coverage: %ld steps saturated, max %ld in flight, %ld packets lost; %ld objects live\n",
-	       done, seeds, sat_steps, max_flight, lost_total, shim_live);
+	printf("random: %ld steps over %ld seeds; coverage: ", done, seeds);
+	printf("%ld steps saturated, max %ld in flight, %ld packets lost; ",
+	       sat_steps, max_flight, lost_total);
+	printf("%ld objects live\n", shim_live);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

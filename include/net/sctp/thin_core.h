@@ -10,10 +10,11 @@
 #ifndef __NET_SCTP_THIN_CORE_H__
 #define __NET_SCTP_THIN_CORE_H__
 
+#include <linux/bits.h>
 #include <linux/types.h>
 
 #define SCTP_THIN_PTTFR		3	/* packets to trigger fast rtx, 5.1 */
-#define SCTP_THIN_ONE		(1U << 16)	/* fixed point 1.0 */
+#define SCTP_THIN_ONE		BIT(16)	/* fixed point 1.0 */
 #define SCTP_THIN_LOSS_MAX	(3 * SCTP_THIN_ONE / 4)	/* clamp, 5.1 */
 #define SCTP_THIN_LOSS_WINDOW	128	/* packets, halving window */
 #define SCTP_THIN_MIN_SLOTS	8

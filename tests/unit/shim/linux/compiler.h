@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* User-space stand-in for <linux/compiler.h>. */
+#ifndef __THIN_SHIM_COMPILER_H__
+#define __THIN_SHIM_COMPILER_H__
+#define noinline __attribute__((__noinline__))
+#endif
