@@ -214,7 +214,7 @@ bool pair_check(struct pair *t)
 		thr = (SCTP_THIN_PTTFR + 1) / (1 - lr);
 		live = m_live(m);
 		thin = !m->saturated && live < thr;
-		if (fabs(live - thr) > 1e-3 &&
+		if (fabs(live - thr) > 0.001 &&
 		    sctp_thin_core_update(&t->core, lest) != thin)
 			return fail(t, "thin detection differs from the formula");
 		if (lest)
