@@ -57,7 +57,7 @@ sparse: prepare
 
 tests:
 	$(MAKE) -C tests/kernel
-	@[ ! -f tools/Makefile ] || $(MAKE) -C tools
+	$(MAKE) -C tools
 
 install: modules
 	@scripts/install-modules.sh install $(KVER) $(TREE)/net/sctp

@@ -37,9 +37,10 @@ for p in "linux-image-$kver" "linux-headers-$kver" linux-source-6.1; do
 	echo "deps: $p $v"
 done
 
-if [ ! -x "$VENV/bin/vng" ]; then
-	python3 -m venv "$VENV"
-	"$VENV/bin/pip" install -q --upgrade pip
+stamp=$VENV/.thin-requirements
+if ! cmp -s "$TOP/scripts/requirements.txt" "$stamp"; then
+	[ -x "$VENV/bin/pip" ] || python3 -m venv "$VENV"
 	"$VENV/bin/pip" install -q -r "$TOP/scripts/requirements.txt"
+	cp "$TOP/scripts/requirements.txt" "$stamp"
 fi
 echo "deps: ok (virtme-ng $("$VENV/bin/vng" --version 2>/dev/null | head -n 1))"

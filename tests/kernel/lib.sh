@@ -58,8 +58,8 @@ thin_lab_up() {
 	ip -n $S route add default via 10.0.1.2
 	ip -n $R route add default via 10.0.2.2
 	ip netns exec $E sysctl -q -w net.ipv4.ip_forward=1
-	ip netns exec $E tc qdisc add dev e0 root netem delay "${d}ms" limit 10000
-	ip netns exec $E tc qdisc add dev e1 root netem delay "${d}ms" limit 10000
+	thin_lab_netem fwd delay "${d}ms" limit 10000
+	thin_lab_netem rev delay "${d}ms" limit 10000
 	ip netns exec $E nft -f - <<NFT
 table inet thin {
 	chain thin_fwd {
@@ -68,6 +68,20 @@ table inet thin {
 	}
 }
 NFT
+}
+
+# netem on the emulator, per direction.  $1: fwd (sender -> receiver) or
+# rev (receiver -> sender); rest: netem options, replacing the direction's
+# current ones, for example:
+#   delay 50ms                          one-way delay
+#   delay 50ms loss 5%                  uniform loss
+#   delay 50ms loss gemodel 1% 30% 100% 0%   Gilbert-Elliott (p r 1-h 1-k)
+#   delay 50ms rate 1mbit limit 100     bottleneck rate, 100-packet queue
+thin_lab_netem() {
+	local dev=e1
+	[ "$1" = rev ] && dev=e0
+	shift
+	ip netns exec $E tc qdisc replace dev $dev root netem "$@"
 }
 
 thin_lab_down() {
@@ -105,7 +119,8 @@ thin_scenario() {
 	shift 4
 	mkdir -p "$OUTDIR"
 	for kv in thin_rto_min=0 thin_restart_timer=0 thin_linear_timeouts=0 \
-		  thin_fast_retransmit=0 thin_loss_estimation=1 $sysctls; do
+		  thin_fast_retransmit=0 thin_loss_estimation=1 \
+		  thin_linear_timeouts_max=6 $sysctls; do
 		ip netns exec $S sysctl -q -w "net.sctp.$kv" 2>/dev/null
 	done
 	ip netns exec $R "$BIN/thin-send" recv "$port" 60 &

@@ -53,6 +53,15 @@ if [ $STOCK = 0 ]; then
 	g=$(echo "$T" | awk '{ printf "%.2f", ($4 - $3) / ($2 - $1) }')
 	expect "g <= 1.4" "linear on: third gap / first gap stays ~1"
 	g=$(thin_kv lin-on linear_timeouts); expect "g == 3" "3 linear timeouts counted"
+	# After thin_linear_timeouts_max linear timeouts in a row, exponential
+	# backoff resumes (as Linux TCP's tcp_thin_linear_timeouts).
+	thin_scenario lin-max "thin_linear_timeouts=1 thin_linear_timeouts_max=1" 5113 "-d 7:3" -S "$W" -w 15000
+	T=$(thin_tx_times "$OUTDIR/lin-max.log" 5113 7); report lin-max
+	g=$(echo "$T" | awk '{ printf "%.2f", ($3 - $2) / ($2 - $1) }')
+	expect "g <= 1.4" "linear max 1: the first timeout is linear"
+	g=$(echo "$T" | awk '{ printf "%.2f", ($4 - $3) / ($2 - $1) }')
+	expect "g >= 1.6" "linear max 1: then backoff resumes (third gap doubles)"
+	g=$(thin_kv lin-max linear_timeouts); expect "g == 1" "1 linear timeout counted"
 fi
 
 # 3. Fast retransmit on the first indication (5.4): message 6 lost once,
@@ -73,8 +82,8 @@ fi
 #    moves the cumulative ack while 9 is outstanding: stock restarts
 #    T3-rtx with a full RTO from that SACK, thin from 9's send time.
 #    The emulator logs the SACK one way (250 ms) before the sender gets it.
-ip netns exec $E tc qdisc change dev e0 root netem delay 250ms limit 10000
-ip netns exec $E tc qdisc change dev e1 root netem delay 250ms limit 10000
+thin_lab_netem fwd delay 250ms limit 10000
+thin_lab_netem rev delay 250ms limit 10000
 RS="0,250,500,750,1000,1250,1500,1750,2250,2260"
 thin_scenario rs-off "" 5131 "-d 9:1" -S "$RS" -w 10000
 T=$(thin_tx_times "$OUTDIR/rs-off.log" 5131 9); report rs-off
@@ -89,8 +98,8 @@ if [ $STOCK = 0 ]; then
 	expect "g <= 700" "restart on: retransmission one RTO after the chunk's send"
 	g=$(thin_kv rs-on restart_corrections); expect "g >= 1" "restart corrections counted"
 fi
-ip netns exec $E tc qdisc change dev e0 root netem delay 50ms limit 10000
-ip netns exec $E tc qdisc change dev e1 root netem delay 50ms limit 10000
+thin_lab_netem fwd delay 50ms limit 10000
+thin_lab_netem rev delay 50ms limit 10000
 
 if [ $STOCK = 0 ]; then
 	# 5. Detection: a bulk sender is never thin, so with every switch on
@@ -109,9 +118,9 @@ if [ $STOCK = 0 ]; then
 	# 6. Core cross-check against the emulator's capture (issue: packets
 	#    sent, packets in flight during a burst and when idle), with 5 %
 	#    uniform loss on the way to the receiver.
-	ip netns exec $E tc qdisc change dev e1 root netem delay 50ms loss 5% limit 10000
+	thin_lab_netem fwd delay 50ms loss 5% limit 10000
 	thin_scenario xcheck "$ALL" 5145 "" -B 3 -n 200 -i 20 -w 20000
-	ip netns exec $E tc qdisc change dev e1 root netem delay 50ms limit 10000
+	thin_lab_netem fwd delay 50ms limit 10000
 	cap=$(thin_data_packets "$OUTDIR/xcheck.log" 5145)
 	g=$(( $(thin_kv xcheck pkts_sent) - cap ))
 	expect "g == 0" "SCTP_THIN_INFO packets sent ($(thin_kv xcheck pkts_sent)) = captured DATA packets ($cap)"

@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# In the guest: self-test of the lab topology (tests/kernel/lib.sh):
+# delay, loss per direction, Gilbert-Elliott loss, rate/queue limit,
+# offloads off, and a clean tear-down.
+. "$(dirname "$0")/lib.sh"
+thin_lab_up 50
+trap thin_lab_down EXIT
+
+# $1: ping options.  Prints "loss% avg-rtt-ms".
+pingstat() {
+	ip netns exec $S ping -q -n "$@" 10.0.2.1 2>/dev/null |
+		awk -F'[ /%]+' '/packet loss/ { for (i = 1; i <= NF; i++) if ($i == "packet") l = $(i - 1) }
+				/rtt|round-trip/ { a = $8 } END { printf "%s %s", l, a }'
+}
+
+read -r loss rtt <<<"$(pingstat -c 10 -i 0.2)"
+check 'awk -v r="$rtt" "BEGIN { exit !(r >= 90 && r <= 250) }"' "RTT with 50 ms each way: $rtt ms"
+check '[ "$loss" = 0 ]' "no loss by default ($loss%)"
+check '! ip netns exec $S ethtool -k s0 | grep -E "^(tcp-segmentation-offload|generic-segmentation-offload|generic-receive-offload): on"' "TSO/GSO/GRO off"
+
+thin_lab_netem fwd delay 50ms loss 100%
+read -r loss rtt <<<"$(pingstat -c 5 -i 0.2 -W 1)"
+check '[ "$loss" = 100 ]' "fwd loss 100% blocks the forward direction ($loss%)"
+thin_lab_netem fwd delay 50ms
+thin_lab_netem rev delay 50ms loss 100%
+read -r loss rtt <<<"$(pingstat -c 5 -i 0.2 -W 1)"
+check '[ "$loss" = 100 ]' "rev loss 100% blocks the reverse direction ($loss%)"
+thin_lab_netem rev delay 50ms
+
+thin_lab_netem fwd loss 30%
+read -r loss rtt <<<"$(pingstat -c 300 -i 0.005 -W 1)"
+check '[ "$loss" -ge 15 ] && [ "$loss" -le 45 ]' "uniform 30% loss: $loss% of 300 pings"
+
+# Gilbert-Elliott: p 5%, r 20%, loss 100% in the bad state, 0% in the
+# good one: the bad state holds p / (p + r) = 20% of the time, in bursts.
+thin_lab_netem fwd loss gemodel 5% 20% 100% 0%
+read -r loss rtt <<<"$(pingstat -c 300 -i 0.005 -W 1)"
+check '[ "$loss" -ge 5 ] && [ "$loss" -le 40 ]' "Gilbert-Elliott loss (mean 20%): $loss% of 300 pings"
+
+# 1 Mbit/s with a 5-packet queue: a flood of 1000-byte pings overflows it.
+thin_lab_netem fwd rate 1mbit limit 5
+read -r loss rtt <<<"$(pingstat -c 100 -i 0.002 -s 1000 -W 2)"
+check '[ "$loss" -ge 20 ]' "rate 1 Mbit/s, queue 5: a flood loses packets ($loss%)"
+thin_lab_netem fwd delay 50ms
+
+thin_lab_down
+trap - EXIT
+check '! ip netns list | grep -q "^$LAB"' "tear-down removes every namespace"
+thin_done
