@@ -199,6 +199,14 @@ static int do_send(int argc, char **argv)
 			return 1;
 		}
 	}
+	/* Counters at the end of the send phase, before the tail drains. */
+	len = sizeof(info);
+	memset(&info, 0, sizeof(info));
+	getsockopt(fd, IPPROTO_SCTP, SCTP_THIN_INFO, &info, &len);
+	printf("mid_fast_rtx=%llu\nmid_linear_timeouts=%llu\n"
+	       "mid_restart_corrections=%llu\nmid_rto_min_clamps=%llu\n",
+	       info.sti_fast_rtx, info.sti_linear_timeouts,
+	       info.sti_restart_corrections, info.sti_rto_min_clamps);
 	t0 = now_ms();
 	while (unacked(fd) > 0 && now_ms() - t0 < wait)
 		msleep(10);

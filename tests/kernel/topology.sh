@@ -10,7 +10,7 @@ trap thin_lab_down EXIT
 # $1: ping options.  Prints "loss% avg-rtt-ms".
 pingstat() {
 	ip netns exec $S ping -q -n "$@" 10.0.2.1 2>/dev/null |
-		awk -F'[ /%]+' '/packet loss/ { for (i = 1; i <= NF; i++) if ($i == "packet") l = $(i - 1) }
+		awk -F'[ /%]+' '/packet loss/ { for (i = 1; i <= NF; i++) if ($i == "packet") l = int($(i - 1)) }
 				/rtt|round-trip/ { a = $8 } END { printf "%s %s", l, a }'
 }
 
@@ -38,10 +38,13 @@ thin_lab_netem fwd loss gemodel 5% 20% 100% 0%
 read -r loss rtt <<<"$(pingstat -c 300 -i 0.005 -W 1)"
 check '[ "$loss" -ge 5 ] && [ "$loss" -le 40 ]' "Gilbert-Elliott loss (mean 20%): $loss% of 300 pings"
 
-# 1 Mbit/s with a 5-packet queue: a flood of 1000-byte pings overflows it.
+# 1 Mbit/s: a 1000-byte ping takes 8 ms to serialize.  With a 5-packet
+# queue, a burst of 20 (ping -l) overflows it.
 thin_lab_netem fwd rate 1mbit limit 5
-read -r loss rtt <<<"$(pingstat -c 100 -i 0.002 -s 1000 -W 2)"
-check '[ "$loss" -ge 20 ]' "rate 1 Mbit/s, queue 5: a flood loses packets ($loss%)"
+read -r loss rtt <<<"$(pingstat -c 5 -i 0.2 -s 1000)"
+check 'awk -v r="$rtt" "BEGIN { exit !(r >= 57) }"' "rate 1 Mbit/s: 1000-byte ping RTT $rtt ms (50 ms rev delay + 8 ms serialization)"
+read -r loss rtt <<<"$(pingstat -c 20 -l 20 -s 1000 -W 2)"
+check '[ "$loss" -ge 30 ]' "queue limit 5: a burst of 20 loses packets ($loss%)"
 thin_lab_netem fwd delay 50ms
 
 thin_lab_down
