@@ -20,7 +20,9 @@ VM_QUIET=1 tests/vm/run --stock --out "$RES" -- "DEMO_SECONDS=$DUR tests/demo/gu
 echo "demo: [4/5] thin-sctp module: rto_min 200, all thin, TCP, TCP thin; $((4 * DUR)) s"
 mkdir -p "$RES/ours"
 VM_QUIET=1 tests/vm/run --out "$RES/ours" -- "DEMO_SECONDS=$DUR tests/demo/guest-demo.sh rto200 thin tcp tcp-thin"
-mv "$RES"/ours/*.txt "$RES"/ours/*.lat "$RES"/ours/*.send "$RES"/
+for v in rto200 thin tcp tcp-thin; do
+	mv "$RES/ours/$v.txt" "$RES/ours/$v.lat" "$RES/ours/$v.send" "$RES/"
+done
 {
 	echo "kernel: $(cd "$RES" && grep -h 'guest:' console.txt ours/console.txt 2>/dev/null | sort -u | tr '\n' ' ')"
 	echo "thin-sctp: $(git describe --always --dirty --tags)"
