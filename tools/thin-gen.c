@@ -1025,10 +1025,11 @@ static int do_send(struct opts *o)
 		profile_build(o->profile, &s->qsize, &s->qiat);
 	s->log = open_log(o->log);
 	if (s->log)
-		fprintf(s->log, "# thin-gen send proto=%s style=%s assocs=%d size=%d interval=%g dist=%d profile=%s thin=0x%x seed=%llu\n# assoc seq size send_ns\n",
+		fprintf(s->log, "# thin-gen send proto=%s style=%s assocs=%d size=%d interval=%g dist=%s profile=%s thin=0x%x seed=%llu\n# assoc seq size send_ns\n",
 			o->proto == P_SCTP ? "sctp" : "tcp",
 			o->one_to_many ? "one-to-many" : "one-to-one", o->assocs,
-			o->size, o->interval, o->dist,
+			o->size, o->interval,
+			(const char *[]){ "fixed", "exp", "pareto", "profile" }[o->dist],
 			o->profile ? o->profile->name : "-", o->thin_flags,
 			(unsigned long long)o->seed);
 	for (i = 0; i < s->n; i++) {
