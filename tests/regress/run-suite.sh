@@ -100,8 +100,7 @@ fi
 # wait_quiet: until the previous test's endpoints and associations are gone
 # (the tests reuse ports 1024/1025; upstream's v4test sleeps 1 s instead).
 wait_quiet() {
-	local i
-	for i in $(seq 1 50); do
+	for _ in $(seq 1 50); do
 		[ "$(cat /proc/net/sctp/eps /proc/net/sctp/assocs 2>/dev/null | grep -vc -e '^ *ENDPT' -e '^ *ASSOC')" = 0 ] &&
 			return 0
 		sleep 0.1
