@@ -294,6 +294,9 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "send"))
 		return do_send(&o);
 usage:
-	fprintf(stderr, "usage: thin-lat sink|send [--proto sctp|tcp] [--port P] [--assocs N] [--size B] [--interval MS] [--seconds S] [--thin FLAGS] [--addr A] [--out FILE]\n");
+	fprintf(stderr,
+		"usage: thin-lat sink|send [--proto sctp|tcp] [--port P] [--assocs N]\n"
+		"	[--size B] [--interval MS] [--seconds S] [--thin FLAGS]\n"
+		"	[--addr A] [--out FILE]\n");
 	return 2;
 }
