@@ -497,12 +497,16 @@ unsigned long __sctp_thin_t3_restart(struct sctp_transport *tp)
  * the fast retransmit instead of the third.  Only chunks still eligible
  * (SCTP_CAN_FRTX) qualify, so each TSN is fast-retransmitted at most once
  * and the rest of 7.2.4 (cwnd/ssthresh, fast recovery) is unchanged.
+ * 7.2.4 marks only unacknowledged TSNs: a chunk reported missing once
+ * and gap-acked since must not be marked, or sctp_retransmit_mark()
+ * would take its bytes out of flight_size a second time (the counter
+ * underflows and the association stalls with data queued).
  */
 bool __sctp_thin_early_frtx(struct sctp_association *asoc,
 			    struct sctp_chunk *chunk)
 {
 	if (chunk->fast_retransmit != SCTP_CAN_FRTX ||
-	    !chunk->tsn_missing_report ||
+	    chunk->tsn_gap_acked || !chunk->tsn_missing_report ||
 	    !sctp_thin_on(asoc, SCTP_THIN_FAST_RETRANSMIT))
 		return false;
 	asoc->thin->fast_rtx++;
