@@ -62,7 +62,7 @@ step sparse make -s sparse
 step style make -s style
 step patches make -s patches
 step unit make -s -C tests/unit check
-step tools /opt/thin-venv/bin/python3 tools/test_report.py
+step tools tools/check.sh
 step dkms scripts/dkms-check.sh
 step install tests/vm/run --noload --out "$TOP/build/check/install" -- tests/kernel/install.sh
 step vm tests/vm/run --out "$TOP/build/check/vm" -- tests/vm/suite.sh

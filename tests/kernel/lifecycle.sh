@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# In the guest: association life cycle with a non-empty in-flight list
+# (issue 7).  The data direction is cut (netem loss 100 %) so that the
+# packets sent stay in flight, then the association ends in each way:
+#   1. ESTABLISHED, we abort (SO_LINGER 0 close);
+#   2. SHUTDOWN_PENDING (we closed with data outstanding), the peer aborts;
+#   3. SHUTDOWN_RECEIVED (the peer closed), the network heals and the
+#      shutdown completes with our data delivered;
+#   4. dead peer: association_max_retrans 3 with linear timeouts on: the
+#      association still fails (RFC 9260 8.1 error counting unchanged);
+#   5. the namespace is deleted while an association has data in flight.
+# Afterwards no thin-sctp object is left.  (Module unload cannot be tested:
+# the per-netns control sockets hold two references to sctp.ko, Debian's
+# as ours, so rmmod sctp fails with EBUSY on an idle system.)
+. "$(dirname "$0")/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+OUT=${THIN_OUT:-/tmp}/lifecycle
+rm -rf "$OUT"
+mkdir -p "$OUT"
+FIFO=$(mktemp -d)	# fifos cannot live on the 9p results directory
+thin_lab_up 10
+trap thin_lab_down EXIT
+
+# $1: timeout (s), $2: condition (string).
+wait_for() {
+	local i
+	for i in $(seq 1 $(($1 * 10))); do eval "$2" && return 0; sleep 0.1; done
+	return 1
+}
+# Our (S) side of the association to port $1: state (/proc/net/sctp/assocs
+# ST column), packets in flight (/proc/net/sctp/thin).
+st() { ip netns exec $S awk -v p="$1" 'NR > 1 && $13 == p { print $5 }' /proc/net/sctp/assocs; }
+inflight() { ip netns exec $S awk -v p="$1" 'NR > 1 && $3 == p { print $6 }' /proc/net/sctp/thin; }
+
+# $1: port, $2: sink action (abort|close).  Sets FD (sender's stdin).
+pair() {
+	ip netns exec $R python3 "$HERE/lc.py" sink "$1" "$2" >"$OUT/sink$1" 2>&1 &
+	SINKPID=$!
+	wait_for 10 "grep -q listening $OUT/sink$1"
+	mkfifo "$FIFO/in$1"
+	ip netns exec $S python3 "$HERE/lc.py" send 10.0.2.1 "$1" <"$FIFO/in$1" >"$OUT/send$1" 2>&1 &
+	SENDPID=$!
+	exec {FD}>"$FIFO/in$1"
+	wait_for 10 "grep -q up $OUT/send$1"
+}
+cut() { thin_lab_netem fwd delay 10ms loss 100%; }
+heal() { thin_lab_netem fwd delay 10ms limit 10000; }
+# $1: port: 3 more messages, lost; wait until they are in flight.
+stuck() {
+	cut
+	echo "send 3" >&$FD
+	wait_for 10 "[ \"\$(inflight $1)\" -gt 0 ] 2>/dev/null"
+}
+
+# 1. ESTABLISHED, we abort.
+pair 7101 close
+stuck 7101
+check '[ "$(st 7101)" = 3 ] && [ "$(inflight 7101)" -gt 0 ]' "1: ESTABLISHED with $(inflight 7101) packets in flight"
+echo abort >&$FD
+check 'wait_for 5 "[ -z \"\$(st 7101)\" ]"' "1: our abort removes the association"
+exec {FD}>&-
+heal
+kill $SINKPID 2>/dev/null
+
+# 2. SHUTDOWN_PENDING, the peer aborts.
+pair 7102 abort
+stuck 7102
+echo close >&$FD
+check 'wait_for 5 "[ \"\$(st 7102)\" = 4 ]" && [ "$(inflight 7102)" -gt 0 ]' "2: SHUTDOWN_PENDING with $(inflight 7102) packets in flight"
+kill -USR1 $SINKPID
+check 'wait_for 5 "[ -z \"\$(st 7102)\" ]"' "2: the peer's ABORT removes the association"
+exec {FD}>&-
+heal
+
+# 3. SHUTDOWN_RECEIVED, then the network heals.
+pair 7103 close
+stuck 7103
+kill -USR1 $SINKPID
+check 'wait_for 5 "[ \"\$(st 7103)\" = 6 ]" && [ "$(inflight 7103)" -gt 0 ]' "3: SHUTDOWN_RECEIVED with $(inflight 7103) packets in flight"
+heal
+check 'wait_for 15 "[ -z \"\$(st 7103)\" ]"' "3: after the heal the shutdown completes"
+echo close >&$FD
+exec {FD}>&-
+
+# 4. Dead peer with linear timeouts and thin RTOmin (200 ms): failure
+# after association_max_retrans + 1 = 4 expiries, about 1 s; stock
+# lksctp's 1 + 2 + 4 + 8 s would take 15 s.
+ip netns exec $S sysctl -q -w net.sctp.association_max_retrans=3 net.sctp.path_max_retrans=3
+pair 7104 close
+cut
+echo "send 1" >&$FD
+echo wait >&$FD
+check 'wait_for 20 "grep -q ended $OUT/send7104"' "4: the association to a dead peer fails: $(cat "$OUT/send7104" | tr '\n' ' ')"
+read -r _ err secs < <(grep ended "$OUT/send7104")
+check '[ -n "$err" ] && [ "$err" != EOF ] && awk -v s="$secs" "BEGIN { exit !(s < 8) }"' "4: failure reported ($err) after $secs s (< 8 s)"
+check '[ -z "$(st 7104)" ]' "4: the failed association is gone"
+exec {FD}>&-
+heal
+kill $SINKPID 2>/dev/null
+ip netns exec $S sysctl -q -w net.sctp.association_max_retrans=10 net.sctp.path_max_retrans=5
+
+# 5. Delete the namespaces with data in flight.
+pair 7105 close
+stuck 7105
+check '[ "$(inflight 7105)" -gt 0 ]' "5: $(inflight 7105) packets in flight before the namespaces go"
+exec {FD}>&-
+thin_lab_down
+trap - EXIT
+check 'thin_objects_zero 20' "no thin-sctp object left once the namespaces are gone"
+thin_done
