@@ -9,6 +9,8 @@
 #   make style             checkpatch --strict on our C files and patches
 #   make check             every test layer, ends with "N passed, M failed"
 #   make demo              stock vs thin comparison in the test VM
+#   make experiment        the experiment matrix (tools/experiment.sh)
+#   make bench-overhead    bulk throughput/CPU: stock vs switches off vs on
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
@@ -32,7 +34,8 @@ KBUILD_ARGS := -C $(KDIR) M=$(TREE)/net/sctp \
 	THIN_VERSION="$(THIN_VERSION)"
 
 .PHONY: tests all modules prepare install uninstall dkms-install patches style \
-	sparse w1 check unit vm-check regress demo clean deps install-sysctl
+	sparse w1 check unit vm-check regress demo clean deps install-sysctl \
+	experiment bench-overhead
 
 all: modules
 
@@ -83,6 +86,12 @@ check:
 
 demo:
 	@scripts/demo.sh
+
+experiment:
+	@tools/experiment.sh $(EXP_ARGS)
+
+bench-overhead:
+	@tools/bench-overhead.sh
 
 clean:
 	rm -rf $(TOP)/build $(TOP)/out
