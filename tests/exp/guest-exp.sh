@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# In the guest: one cell of the experiment matrix (tools/experiment.sh).
+# The paper's lab (Fig. 7, tests/kernel/lib.sh), RTT and loss on the
+# emulator, and every requested variant side by side in the same run,
+# each on its own port with EXP_ASSOCS associations sending EXP_SIZE-byte
+# messages every INTERVAL ms (or a Table 1 profile) for SECONDS:
+#
+#   guest-exp.sh OUT RTT_MS LOSS INTERVAL SECONDS VARIANT...
+#
+# LOSS: u<P> uniform P % on the data direction (u1, u5), ge (Gilbert-
+# Elliott on the data direction, p 1 %, r 25 %, loss 100 % in the bad
+# state: mean 3.8 % in bursts of 4), none.  The reverse direction only
+# delays.  INTERVAL: ms, or a profile name (wow, anarchy-online, ...).
+#
+# VARIANT (per socket, so that all share the network conditions):
+#   stock     SCTP with the module's defaults (RTO.Min 1000 ms)
+#   rto200    SCTP, RTO.Min 200 ms by SCTP_RTOINFO (what an administrator
+#             can do today with net.sctp.rto_min, without us)
+#   rtomin linear restart fr   one thin mechanism (SCTP_THIN, + loss est.)
+#   all       every thin mechanism
+#   off       thin-sctp module, SCTP_THIN with no mechanism (control)
+#   tcp       TCP (RACK-TLP, Debian defaults)
+#   tcp-thin  TCP with TCP_THIN_LINEAR_TIMEOUTS
+#
+# Writes OUT/<variant>.{send.log,sink.log,send.out,sink.out} (tools/thin-gen)
+# and, for SCTP, OUT/snd$EXP_TAG.pcap (sender's interface) and
+# OUT/rcv$EXP_TAG.pcap (receiver's interface), which tools/analyze.py
+# reads.
+. "$(dirname "$0")/../kernel/lib.sh"
+GEN=$TOP/build/tools/thin-gen
+out=$1 rtt=$2 loss=$3 ival=$4 dur=$5
+shift 5
+mkdir -p "$out"
+d=$((rtt / 2))
+thin_lab_up "$d"
+trap thin_lab_down EXIT
+case "$loss" in
+none) lopt="" ;;
+u*) lopt="loss ${loss#u}%" ;;
+ge) lopt="loss gemodel 1% 25% 100% 0%" ;;
+*) echo "guest-exp: unknown loss $loss" >&2; exit 2 ;;
+esac
+# shellcheck disable=SC2086
+thin_lab_netem fwd delay "${d}ms" $lopt limit 10000
+for kv in thin_rto_min=0 thin_restart_timer=0 thin_linear_timeouts=0 thin_fast_retransmit=0; do
+	ip netns exec $S sysctl -q -w "net.sctp.$kv" 2>/dev/null
+done
+ip netns exec $S sysctl -q -w net.ipv4.tcp_thin_linear_timeouts=0
+
+case "$ival" in
+[0-9]*) traffic="--size ${EXP_SIZE:-100} --interval $ival" ;;
+*) traffic="--profile $ival" ;;
+esac
+tag=${EXP_TAG:-}
+ip netns exec $S tcpdump -i s0 -n -s 0 -U -w "$out/snd$tag.pcap" sctp 2>/dev/null &
+ip netns exec $R tcpdump -i r0 -n -s 0 -U -w "$out/rcv$tag.pcap" sctp 2>/dev/null &
+sleep 2
+declare -A SINK SEND
+for v in "$@"; do
+	# A fixed port per variant, so that runs of one cell in two VMs
+	# (Debian's module and ours) never share a port in the captures.
+	proto=sctp opt=""
+	case "$v" in
+	stock) port=7010 ;;
+	rto200) port=7020 opt="--rto-min 200" ;;
+	rtomin) port=7030 opt="--thin rto_min,loss" ;;
+	linear) port=7040 opt="--thin linear,loss" ;;
+	restart) port=7050 opt="--thin restart,loss" ;;
+	fr) port=7060 opt="--thin fr,loss" ;;
+	all) port=7070 opt="--thin all" ;;
+	off) port=7080 opt="--thin none" ;;
+	tcp) port=7090 proto=tcp ;;
+	tcp-thin) port=7100 proto=tcp opt="--tcp-thin" ;;
+	*) echo "guest-exp: unknown variant $v" >&2; exit 2 ;;
+	esac
+	echo "$v port=$port proto=$proto options=$opt" >>"$out/variants.txt"
+	ip netns exec $R "$GEN" sink --proto $proto --listen "10.0.2.1:$port" \
+		--expect "${EXP_ASSOCS:-10}" --sack-delay-off --duration $((dur + 200)) \
+		--log "$out/$v.sink.log" --progress 0 >"$out/$v.sink.out" 2>&1 &
+	SINK[$v]=$!
+	sleep 0.3
+	# shellcheck disable=SC2086
+	ip netns exec $S "$GEN" send --proto $proto --connect "10.0.2.1:$port" \
+		--assocs "${EXP_ASSOCS:-10}" $traffic --duration "$dur" --nodelay \
+		--seed "${EXP_SEED:-1}" --drain 180 $opt --log "$out/$v.send.log" \
+		--progress 0 >"$out/$v.send.out" 2>&1 &
+	SEND[$v]=$!
+done
+rc=0
+for v in "$@"; do
+	wait "${SEND[$v]}" || rc=1
+	wait "${SINK[$v]}" || rc=1
+	echo "exp: $v: $(grep -h 'latency ms' "$out/$v.sink.out")"
+done
+sleep 1
+ip netns pids $S | xargs -r kill -INT 2>/dev/null
+ip netns pids $R | xargs -r kill -INT 2>/dev/null
+sleep 1
+exit $rc
