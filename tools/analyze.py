@@ -248,6 +248,9 @@ def analyze(cell, out=None, fr_window_ms=10.0):
                 msgs.append({"key": k, "tx": ntx, "app": app.get(k),
                              "transport": (arr - send_ns[k]) / 1e6 if arr else None})
             r["messages_matched"] = len(msgs)
+            # tcpdump drops packets when the emulated guest falls behind:
+            # causes and transmissions are only as good as the capture
+            r["capture_complete"] = len(msgs) / len(sent) if sent else None
             r["transport_latency_ms"] = lat_stats(
                 [m["transport"] for m in msgs if m["transport"] is not None])
             hist = {}
@@ -290,8 +293,8 @@ def f1(x):
 
 
 def table(res):
-    lines = ["| variant | msgs | mean | p50 | p99 | p99.9 | max | >%d ms | rtx TO/FR/B | spurious | overhead |" % LATE_MS,
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| variant | msgs | mean | p50 | p99 | p99.9 | max | >%d ms | rtx TO/FR/B | spurious | overhead | capture |" % LATE_MS,
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for n in order(res["variants"]):
         r = res["variants"][n]
         a = r["app_latency_ms"]
@@ -300,12 +303,13 @@ def table(res):
             rt = "%d/%d/%d" % (tot["TO"], tot["FR"], tot["B"])
             sp = str(r["spurious"])
             ov = "%.2f" % r["overhead"] if r["overhead"] else "-"
+            cap = "-" if r["capture_complete"] is None else "%.0f %%" % (100 * r["capture_complete"])
         else:
-            rt = sp = ov = "n/a"
-        lines.append("| %s | %d/%d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            rt = sp = ov = cap = "n/a"
+        lines.append("| %s | %d/%d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             n, r["received"], r["sent"], f1(a.get("mean")), f1(a.get("p50")),
             f1(a.get("p99")), f1(a.get("p999")), f1(a.get("max")),
-            "-" if a.get("late_pct") is None else "%.2f %%" % a["late_pct"], rt, sp, ov))
+            "-" if a.get("late_pct") is None else "%.2f %%" % a["late_pct"], rt, sp, ov, cap))
     lines += ["", "Application latency by retransmission (messages that needed k "
               "retransmissions): n, mean / p99 / max ms", "",
               "| variant | 1st | 2nd | 3rd |", "|---|---|---|---|"]
@@ -415,8 +419,8 @@ def params(cell):
 
 def matrix(root):
     cells = sorted(os.path.dirname(f) for f in glob.glob(os.path.join(root, "*", "variants.txt")))
-    rows, md = [], ["| cell | variant | mean | p99 | max | >%d ms | rtx TO/FR/B | spurious | overhead |" % LATE_MS,
-                    "|---|---|---|---|---|---|---|---|---|"]
+    rows, md = [], ["| cell | variant | msgs | mean | p99 | max | >%d ms | rtx TO/FR/B | spurious | overhead | capture |" % LATE_MS,
+                    "|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in cells:
         res, _ = analyze(c)
         p = params(c)
@@ -427,15 +431,18 @@ def matrix(root):
                        max=a.get("max"), late_pct=a.get("late_pct"))
             if r["proto"] == "sctp":
                 tot = {x: sum(d[x]["count"] for d in r["causes"].values()) for x in CAUSES}
-                row.update(causes=tot, spurious=r["spurious"], overhead=r["overhead"])
+                row.update(causes=tot, spurious=r["spurious"], overhead=r["overhead"],
+                           capture=r["capture_complete"])
                 rt = "%d/%d/%d" % (tot["TO"], tot["FR"], tot["B"])
                 sp, ov = str(r["spurious"]), "%.2f" % r["overhead"] if r["overhead"] else "-"
+                cap = "-" if r["capture_complete"] is None else "%.0f %%" % (100 * r["capture_complete"])
             else:
-                rt = sp = ov = "n/a"
+                rt = sp = ov = cap = "n/a"
             rows.append(row)
-            md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                res["cell"], n, f1(a.get("mean")), f1(a.get("p99")), f1(a.get("max")),
-                "-" if a.get("late_pct") is None else "%.2f %%" % a["late_pct"], rt, sp, ov))
+            md.append("| %s | %s | %d/%d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                res["cell"], n, r["received"], r["sent"], f1(a.get("mean")), f1(a.get("p99")),
+                f1(a.get("max")),
+                "-" if a.get("late_pct") is None else "%.2f %%" % a["late_pct"], rt, sp, ov, cap))
     json.dump(rows, open(os.path.join(root, "matrix.json"), "w"), indent=1)
     open(os.path.join(root, "matrix.md"), "w").write("\n".join(md) + "\n")
     if rows:

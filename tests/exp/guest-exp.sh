@@ -53,9 +53,19 @@ case "$ival" in
 [0-9]*) traffic="--size ${EXP_SIZE:-100} --interval $ival" ;;
 *) traffic="--profile $ival" ;;
 esac
+# $1 proto, $2 port: is the sink listening in R?
+listening() {
+	if [ "$1" = sctp ]; then
+		ip netns exec $R awk -v p="$2" 'NR > 1 && $6 == p { f = 1 } END { exit !f }' /proc/net/sctp/eps
+	else
+		ip netns exec $R awk -v p="$(printf '%04X' "$2")" '$4 == "0A" && $2 ~ ":" p "$" { f = 1 } END { exit !f }' /proc/net/tcp
+	fi
+}
 tag=${EXP_TAG:-}
-ip netns exec $S tcpdump -i s0 -n -s 0 -U -w "$out/snd$tag.pcap" sctp 2>/dev/null &
-ip netns exec $R tcpdump -i r0 -n -s 0 -U -w "$out/rcv$tag.pcap" sctp 2>/dev/null &
+# 512 bytes hold the headers and the first chunks; a small snap length and
+# a 16 MB buffer keep tcpdump from dropping packets under TCG.
+ip netns exec $S tcpdump -i s0 -n -s 512 -B 16384 -U -w "$out/snd$tag.pcap" sctp 2>"$out/snd$tag.tcpdump" &
+ip netns exec $R tcpdump -i r0 -n -s 512 -B 16384 -U -w "$out/rcv$tag.pcap" sctp 2>"$out/rcv$tag.tcpdump" &
 sleep 2
 declare -A SINK SEND
 for v in "$@"; do
@@ -80,7 +90,8 @@ for v in "$@"; do
 		--expect "${EXP_ASSOCS:-10}" --sack-delay-off --duration $((dur + 200)) \
 		--log "$out/$v.sink.log" --progress 0 >"$out/$v.sink.out" 2>&1 &
 	SINK[$v]=$!
-	sleep 0.3
+	# the first start of a binary over 9p takes a while under TCG
+	for i in $(seq 1 100); do listening $proto $port && break; sleep 0.1; done
 	# shellcheck disable=SC2086
 	ip netns exec $S "$GEN" send --proto $proto --connect "10.0.2.1:$port" \
 		--assocs "${EXP_ASSOCS:-10}" $traffic --duration "$dur" --nodelay \

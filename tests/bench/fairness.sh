@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# In the guest: fairness (paper section 6.3, issue 6).  A 1 Mbit/s
+# bottleneck (queue FAIR_QUEUE packets, default 50) with 50 ms each way.
+#
+# Part 1: a test stream at a given send rate competes with a greedy stock
+# lksctp stream, for FAIR_SECONDS (default 30) per point.  The test stream
+# is stock lksctp or thin-sctp with every mechanism on; rates in packets
+# per second of 100-byte messages (FAIR_RATES, default "4 16 64 256"), and
+# "greedy" (1400-byte messages every 1 ms, more than the link takes).
+#
+# Part 2: 50 thin-sctp associations (all mechanisms) and 50 stock ones,
+# each 100 bytes every 100 ms, share the bottleneck (1.2 Mbit/s offered
+# with headers: losses come from congestion).
+#
+# Writes $THIN_OUT/fairness/: sink logs (thin-gen), sender outputs, and
+# fairness.txt with one line per flow:
+#   part point variant flow bytes_per_s messages latency_mean_ms latency_p99_ms
+. "$(dirname "$0")/../kernel/lib.sh"
+GEN=$TOP/build/tools/thin-gen
+DUR=${FAIR_SECONDS:-30}
+OUT=${THIN_OUT:-/tmp}/fairness
+rm -rf "$OUT"
+mkdir -p "$OUT"
+res=$OUT/fairness.txt
+thin_lab_up 50
+trap thin_lab_down EXIT
+thin_lab_netem fwd delay 50ms rate 1mbit limit "${FAIR_QUEUE:-50}"
+for kv in thin_rto_min=0 thin_restart_timer=0 thin_linear_timeouts=0 thin_fast_retransmit=0; do
+	ip netns exec $S sysctl -q -w "net.sctp.$kv"
+done
+
+# $1: sink log, $2: window start (ns), $3: window end (ns).  Goodput and
+# latency of the messages received inside the window.
+summ() {
+	awk -v a="$2" -v b="$3" '!/^#/ && $5 >= a && $5 < b { print $3, ($5 - $4) / 1e6 }' "$1" |
+		sort -k2,2n | awk -v w="$(( ($3 - $2) / 1000000 ))" '
+		{ n++; by += $1; s += $2; v[n] = $2 }
+		END { if (!n) { print "0 0 0 0"; exit }
+		      k = int(n * 0.99); if (k < 1) k = 1
+		      printf "%.0f %d %.1f %.1f\n", by / (w / 1000), n, s / n, v[k] }'
+}
+
+# $1 name, $2 port, $3 assocs, rest: sender options.  Starts sink+sender.
+flow() {
+	local name=$1 port=$2 n=$3
+	shift 3
+	ip netns exec $R "$GEN" sink --proto sctp --listen "10.0.2.1:$port" --expect "$n" \
+		--sack-delay-off --duration $((DUR + 40)) --log "$OUT/$name.sink.log" --progress 0 \
+		>"$OUT/$name.sink.out" 2>&1 &
+	sleep 0.3
+	ip netns exec $S "$GEN" send --proto sctp --connect "10.0.2.1:$port" --assocs "$n" \
+		--duration "$DUR" --drain 1 --nodelay --progress 0 --connect-timeout 30 "$@" \
+		>"$OUT/$name.send.out" 2>&1 &
+}
+
+port=8000
+for rate in ${FAIR_RATES:-4 16 64 256} greedy; do
+	for v in stock thin; do
+		port=$((port + 10))
+		if [ "$rate" = greedy ]; then
+			topt="--size 1400 --interval 1"
+		else
+			topt="--size 100 --interval $(awk -v r="$rate" 'BEGIN { printf "%g", 1000 / r }')"
+		fi
+		thin=""
+		[ $v = thin ] && thin="--thin all"
+		t0=$(date +%s%N)
+		# shellcheck disable=SC2086
+		flow "p1-$rate-$v-test" $port 1 $topt $thin
+		flow "p1-$rate-$v-greedy" $((port + 1)) 1 --size 1400 --interval 1
+		sleep "$DUR"
+		sleep 2
+		# window: 5 s after the start to the end of sending
+		a=$((t0 + 5000000000)) b=$((t0 + DUR * 1000000000))
+		wait
+		echo "1 $rate $v test $(summ "$OUT/p1-$rate-$v-test.sink.log" $a $b)" | tee -a "$res"
+		echo "1 $rate $v greedy $(summ "$OUT/p1-$rate-$v-greedy.sink.log" $a $b)" | tee -a "$res"
+	done
+done
+
+# Part 2: 50 thin + 50 stock thin streams.
+t0=$(date +%s%N)
+flow p2-thin 8500 50 --size 100 --interval 100 --thin all
+flow p2-stock 8600 50 --size 100 --interval 100
+sleep "$DUR"
+a=$((t0 + 5000000000)) b=$((t0 + DUR * 1000000000))
+wait
+for v in thin stock; do
+	echo "2 50x50 $v group $(summ "$OUT/p2-$v.sink.log" $a $b)" | tee -a "$res"
+	grep -h "thin-gen send: thin:" "$OUT/p2-$v.send.out" | sed "s/^/# $v: /"
+done
+ip netns exec $E tc -s qdisc show dev e1 | sed 's/^/# bottleneck: /'

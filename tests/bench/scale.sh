@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# In the guest: one endpoint serving many thin associations (issue 6,
+# scale), as a game server does.  One one-to-many SCTP socket with N
+# associations (SCALE_NS, default "10 1000"), each sending Anarchy Online
+# traffic (Table 1 profile) for SCALE_SECONDS (default 30) over RTT 50 ms
+# with 1 % loss on the data direction, once without and once with every
+# thin mechanism (SCTP_THIN all).  Per run, in $THIN_OUT/scale/scale.txt:
+#   n variant slab_kb_per_assoc thin_objects cpu_ms_per_msg messages
+#   latency_mean_ms latency_p99_ms latency_max_ms
+# slab_kb_per_assoc: growth of the guest's Slab (/proc/meminfo) between
+# idle and every association up, per association.
+. "$(dirname "$0")/../kernel/lib.sh"
+GEN=$TOP/build/tools/thin-gen
+DUR=${SCALE_SECONDS:-30}
+OUT=${THIN_OUT:-/tmp}/scale
+rm -rf "$OUT"
+mkdir -p "$OUT"
+res=$OUT/scale.txt
+ulimit -n 65536
+thin_lab_up 25
+trap thin_lab_down EXIT
+thin_lab_netem fwd delay 25ms loss 1% limit 100000
+thin_lab_netem rev delay 25ms limit 100000
+ip netns exec $E nft flush ruleset	# no NFQUEUE detour for this many flows
+for kv in thin_rto_min=0 thin_restart_timer=0 thin_linear_timeouts=0 thin_fast_retransmit=0; do
+	ip netns exec $S sysctl -q -w "net.sctp.$kv"
+done
+slab() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
+busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+hz=$(getconf CLK_TCK)
+port=10000
+for n in ${SCALE_NS:-10 1000}; do
+	for v in stock thin; do
+		thin=""
+		[ $v = thin ] && thin="--thin all"
+		sync
+		echo 2 >/proc/sys/vm/drop_caches
+		s0=$(slab)
+		ip netns exec $R "$GEN" sink --proto sctp --listen "10.0.2.1:$port" --ports "$n" \
+			--expect "$n" --sack-delay-off --duration $((DUR + 300)) \
+			--log "$OUT/$n-$v.sink.log" --progress 0 >"$OUT/$n-$v.sink.out" 2>&1 &
+		sink=$!
+		sleep 2
+		# shellcheck disable=SC2086
+		ip netns exec $S "$GEN" send --proto sctp --connect "10.0.2.1:$port" --assocs "$n" \
+			--style one-to-many --profile anarchy-online --duration "$DUR" --nodelay \
+			--drain 120 --connect-timeout 240 --progress 0 $thin \
+			>"$OUT/$n-$v.send.out" 2>&1 &
+		snd=$!
+		# every association up on the sender side
+		for i in $(seq 1 2400); do
+			[ "$(ip netns exec $S tail -n +2 /proc/net/sctp/assocs | wc -l)" -ge "$n" ] && break
+			sleep 0.1
+		done
+		sleep 1
+		s1=$(slab)
+		objs=$(cat /sys/module/sctp/parameters/thin_objects)
+		c0=$(busy)
+		wait $snd
+		c1=$(busy)
+		wait $sink
+		msgs=$(awk '!/^#/' "$OUT/$n-$v.sink.log" | wc -l)
+		lat=$(awk '!/^#/ { print ($5 - $4) / 1e6 }' "$OUT/$n-$v.sink.log" | sort -n |
+			awk '{ v[NR] = $1; s += $1 } END { k = int(NR * 0.99); if (k < 1) k = 1
+				printf "%.1f %.1f %.1f", s / NR, v[k], v[NR] }')
+		awk -v n="$n" -v v="$v" -v s0="$s0" -v s1="$s1" -v o="$objs" -v c=$((c1 - c0)) \
+			-v hz="$hz" -v m="$msgs" -v lat="$lat" 'BEGIN {
+			printf "%d %s %.2f %d %.3f %d %s\n", n, v, (s1 - s0) / n, o,
+				c / hz * 1000 / (m ? m : 1), m, lat }' | tee -a "$res"
+		port=$((port + n + 10))
+		sleep 3
+	done
+done
