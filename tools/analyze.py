@@ -25,8 +25,11 @@ of its chunks).  Each retransmission gets a cause, by these heuristics:
   the cumulative ack, outside every gap block, below a gap block);
 - otherwise, in its packet, the lowest such TSN is TO (T3-rtx timeout) and
   the others are B (bundled with it, RFC 9260 6.3.3 E3);
-- spurious, whatever the cause: the receiver already had the TSN (its
-  first arrival in the receiver's capture) when it was sent again.
+- spurious, whatever the cause: the copy was not needed, because an
+  earlier one reached the receiver.  A TSN that arrived k times in the
+  receiver's capture had k - 1 needless copies; its last k - 1
+  retransmissions count as spurious (loss happens before the receiver's
+  interface, so every copy that arrives there is a delivered copy).
 
 TCP variants get application latency only: their captures are not taken.
 Output: analysis.json, analysis.md, cdf.png (CDF and, on a log scale, the
@@ -157,6 +160,7 @@ def sctp_view(cell, ports, fr_window_ns):
     snd = packets(os.path.join(cell, "snd*.pcap"))
     rcv = packets(os.path.join(cell, "rcv*.pcap"))
     arrival = {}            # (assoc, tsn) -> first arrival at the receiver
+    arrivals = {}           # (assoc, tsn) -> copies that arrived
     for t, _s, _d, sport, dport, _l, raw in rcv:
         if dport not in ports:
             continue
@@ -164,6 +168,7 @@ def sctp_view(cell, ports, fr_window_ns):
             if ctype == 0 and len(v) >= 12:
                 k = ((sport, dport), struct.unpack_from("!I", v, 0)[0])
                 arrival.setdefault(k, t)
+                arrivals[k] = arrivals.get(k, 0) + 1
     view = {p: {"tx": {}, "msg": {}, "rtx": [], "ip_bytes": 0, "data_pkts": 0}
             for p in ports}
     last_sack = {}          # assoc -> (time, sack)
@@ -212,9 +217,13 @@ def sctp_view(cell, ports, fr_window_ns):
         rest = sorted(tsn for (tsn, _n), f in zip(rtx_here, fr) if not f)
         for (tsn, n), f in zip(rtx_here, fr):
             cause = "FR" if f else ("TO" if tsn == rest[0] else "B")
-            a = arrival.get((assoc, tsn))
             vw["rtx"].append({"assoc": assoc, "tsn": tsn, "n": n - 1, "cause": cause,
-                              "spurious": a is not None and a < t, "t": t})
+                              "spurious": False, "t": t})
+    for vw in view.values():
+        for x in vw["rtx"]:
+            k = (x["assoc"], x["tsn"])
+            # the last (arrivals - 1) of this TSN's retransmissions
+            x["spurious"] = x["n"] > vw["tx"][k] - 1 - (arrivals.get(k, 1) - 1)
     return view, arrival
 
 
