@@ -49,7 +49,7 @@ flow() {
 	ip netns exec $R "$GEN" sink --proto sctp --listen "10.0.2.1:$port" --expect "$n" \
 		--sack-delay-off --duration $((DUR + 40)) --log "$OUT/$name.sink.log" --progress 0 \
 		>"$OUT/$name.sink.out" 2>&1 &
-	sleep 0.3
+	thin_wait_listen sctp "$port"
 	ip netns exec $S "$GEN" send --proto sctp --connect "10.0.2.1:$port" --assocs "$n" \
 		--duration "$DUR" --drain 1 --nodelay --progress 0 --connect-timeout 30 "$@" \
 		>"$OUT/$name.send.out" 2>&1 &

@@ -42,7 +42,7 @@ for n in ${SCALE_NS:-10 1000}; do
 			--expect "$n" --sack-delay-off --duration $((DUR + 300)) \
 			--log "$OUT/$n-$v.sink.log" --progress 0 >"$OUT/$n-$v.sink.out" 2>&1 &
 		sink=$!
-		sleep 2
+		thin_wait_listen sctp "$port"
 		# shellcheck disable=SC2086
 		ip netns exec $S "$GEN" send --proto sctp --connect "10.0.2.1:$port" --assocs "$n" \
 			--style one-to-many --profile anarchy-online --duration "$DUR" --nodelay \

@@ -53,14 +53,6 @@ case "$ival" in
 [0-9]*) traffic="--size ${EXP_SIZE:-100} --interval $ival" ;;
 *) traffic="--profile $ival" ;;
 esac
-# $1 proto, $2 port: is the sink listening in R?
-listening() {
-	if [ "$1" = sctp ]; then
-		ip netns exec $R awk -v p="$2" 'NR > 1 && $6 == p { f = 1 } END { exit !f }' /proc/net/sctp/eps
-	else
-		ip netns exec $R awk -v p="$(printf '%04X' "$2")" '$4 == "0A" && $2 ~ ":" p "$" { f = 1 } END { exit !f }' /proc/net/tcp
-	fi
-}
 tag=${EXP_TAG:-}
 # 512 bytes hold the headers and the first chunks; a small snap length and
 # a 16 MB buffer keep tcpdump from dropping packets under TCG.
@@ -91,7 +83,7 @@ for v in "$@"; do
 		--log "$out/$v.sink.log" --progress 0 >"$out/$v.sink.out" 2>&1 &
 	SINK[$v]=$!
 	# the first start of a binary over 9p takes a while under TCG
-	for i in $(seq 1 100); do listening $proto $port && break; sleep 0.1; done
+	thin_wait_listen $proto $port
 	# shellcheck disable=SC2086
 	ip netns exec $S "$GEN" send --proto $proto --connect "10.0.2.1:$port" \
 		--assocs "${EXP_ASSOCS:-10}" $traffic --duration "$dur" --nodelay \

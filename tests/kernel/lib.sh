@@ -141,3 +141,20 @@ thin_kv() { sed -n "s/^$2=//p" "$OUTDIR/$1.out"; }
 thin_data_packets() {
 	awk -v p="-$2" 'index($2, p) && $3 != "SACK"' "$1" | awk '{ print $1 }' | sort -u | wc -l
 }
+
+# $1: sctp|tcp, $2: port.  Wait (up to 10 s) until something listens on
+# that port in R: the first start of a binary over 9p is slow under TCG.
+thin_wait_listen() {
+	local i
+	for i in $(seq 1 100); do
+		if [ "$1" = sctp ]; then
+			ip netns exec $R awk -v p="$2" 'NR > 1 && $6 == p { f = 1 } END { exit !f }' \
+				/proc/net/sctp/eps && return 0
+		else
+			ip netns exec $R awk -v p="$(printf '%04X' "$2")" \
+				'$4 == "0A" && $2 ~ ":" p "$" { f = 1 } END { exit !f }' /proc/net/tcp && return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
