@@ -11,6 +11,8 @@
 #   make demo              stock vs thin comparison in the test VM
 #   make experiment        the experiment matrix (tools/experiment.sh)
 #   make bench-overhead    bulk throughput/CPU: stock vs switches off vs on
+#   make bench-fairness    thin vs greedy, 50 thin vs 50 stock (1 Mbit/s)
+#   make bench-scale       10 and 1000 associations on one socket
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
@@ -35,7 +37,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(TREE)/net/sctp \
 
 .PHONY: tests all modules prepare install uninstall dkms-install patches style \
 	sparse w1 check unit vm-check regress demo clean deps install-sysctl \
-	experiment bench-overhead
+	experiment bench-overhead bench-fairness bench-scale
 
 all: modules
 
@@ -92,6 +94,11 @@ experiment:
 
 bench-overhead:
 	@tools/bench-overhead.sh
+
+bench-fairness bench-scale: modules tests
+	@d=$(TOP)/results/$$(date +%Y%m%d-%H%M%S)-$(@:bench-%=%); mkdir -p $$d && \
+	VM_QUIET=1 tests/vm/run --out $$d -- bash tests/bench/$(@:bench-%=%).sh; \
+	echo "results in $$d"; cat $$d/$(@:bench-%=%)/$(@:bench-%=%).txt
 
 clean:
 	rm -rf $(TOP)/build $(TOP)/out

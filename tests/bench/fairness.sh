@@ -14,6 +14,7 @@
 # each 100 bytes every 100 ms, share the bottleneck (1.2 Mbit/s offered
 # with headers: losses come from congestion).
 #
+# FAIR_PARTS (default "1 2") selects the parts.
 # Writes $THIN_OUT/fairness/: sink logs (thin-gen), sender outputs, and
 # fairness.txt with one line per flow:
 #   part point variant flow bytes_per_s messages latency_mean_ms latency_p99_ms
@@ -56,31 +57,35 @@ flow() {
 }
 
 port=8000
-for rate in ${FAIR_RATES:-4 16 64 256} greedy; do
-	for v in stock thin; do
-		port=$((port + 10))
-		if [ "$rate" = greedy ]; then
-			topt="--size 1400 --interval 1"
-		else
-			topt="--size 100 --interval $(awk -v r="$rate" 'BEGIN { printf "%g", 1000 / r }')"
-		fi
-		thin=""
-		[ $v = thin ] && thin="--thin all"
-		t0=$(date +%s%N)
-		# shellcheck disable=SC2086
-		flow "p1-$rate-$v-test" $port 1 $topt $thin
-		flow "p1-$rate-$v-greedy" $((port + 1)) 1 --size 1400 --interval 1
-		sleep "$DUR"
-		sleep 2
-		# window: 5 s after the start to the end of sending
-		a=$((t0 + 5000000000)) b=$((t0 + DUR * 1000000000))
-		wait
-		echo "1 $rate $v test $(summ "$OUT/p1-$rate-$v-test.sink.log" $a $b)" | tee -a "$res"
-		echo "1 $rate $v greedy $(summ "$OUT/p1-$rate-$v-greedy.sink.log" $a $b)" | tee -a "$res"
+parts=" ${FAIR_PARTS:-1 2} "
+if [ "${parts#* 1 }" != "$parts" ]; then
+	for rate in ${FAIR_RATES:-4 16 64 256} greedy; do
+		for v in stock thin; do
+			port=$((port + 10))
+			if [ "$rate" = greedy ]; then
+				topt="--size 1400 --interval 1"
+			else
+				topt="--size 100 --interval $(awk -v r="$rate" 'BEGIN { printf "%g", 1000 / r }')"
+			fi
+			thin=""
+			[ $v = thin ] && thin="--thin all"
+			t0=$(date +%s%N)
+			# shellcheck disable=SC2086
+			flow "p1-$rate-$v-test" $port 1 $topt $thin
+			flow "p1-$rate-$v-greedy" $((port + 1)) 1 --size 1400 --interval 1
+			sleep "$DUR"
+			sleep 2
+			# window: 5 s after the start to the end of sending
+			a=$((t0 + 5000000000)) b=$((t0 + DUR * 1000000000))
+			wait
+			echo "1 $rate $v test $(summ "$OUT/p1-$rate-$v-test.sink.log" $a $b)" | tee -a "$res"
+			echo "1 $rate $v greedy $(summ "$OUT/p1-$rate-$v-greedy.sink.log" $a $b)" | tee -a "$res"
+		done
 	done
-done
+fi
 
 # Part 2: 50 thin + 50 stock thin streams.
+[ "${parts#* 2 }" = "$parts" ] && exit 0
 t0=$(date +%s%N)
 flow p2-thin 8500 50 --size 100 --interval 100 --thin all
 flow p2-stock 8600 50 --size 100 --interval 100
