@@ -437,8 +437,12 @@ void __sctp_thin_update_rto(struct sctp_transport *tp)
  * gone (RFC 9260 6.3.3 E3 marks all its outstanding data for
  * retransmission).  5.3: while thin, the RTO is not doubled (E2), for at
  * most lt_max timeouts in a row without the cumulative ack moving, as
- * Linux TCP's tcp_thin_linear_timeouts.  Error counters are untouched,
- * so path and association failure detection work as in stock lksctp.
+ * Linux TCP's tcp_thin_linear_timeouts.  Error counters are untouched.
+ * Known difference: without backoff, retransmissions every RTO can keep
+ * postponing the heartbeats of a potentially-failed path
+ * (sctp_generate_heartbeat_event()), so a path that loses DATA while it
+ * would answer heartbeats is declared failed after path_max_retrans + 1
+ * timeouts, where stock's backed-off heartbeats keep it up.
  */
 bool __sctp_thin_t3_expired(struct sctp_association *asoc,
 			    struct sctp_transport *tp)
@@ -448,9 +452,19 @@ bool __sctp_thin_t3_expired(struct sctp_association *asoc,
 
 	if (!(asoc->thin_conf.flags & SCTP_THIN_MECHANISMS))
 		return false;
+	/* sctp_do_8_2_transport_strike() also runs for T2-shutdown,
+	 * T4-ASCONF and RE-CONFIG expiries; those keep their backoff.  A
+	 * T3-rtx expiry strikes a path with DATA outstanding (RFC 9260
+	 * 6.3.3).
+	 */
+	if (list_empty(&tp->transmitted))
+		return false;
 	ta->timeouts++;
+	/* A zero window is not loss: probes back off (RFC 9260 6.1 A, 6.3.3),
+	 * and so do the heartbeats that keep the path's error count honest.
+	 */
 	linear = sctp_thin_on(asoc, SCTP_THIN_LINEAR_TIMEOUTS) &&
-		 ta->lt_run < asoc->thin_conf.lt_max;
+		 ta->lt_run < asoc->thin_conf.lt_max && asoc->peer.rwnd;
 	sctp_thin_core_purge_transport(&ta->core, tp);
 	sctp_thin_update(asoc, ta);
 	if (!linear)
