@@ -28,9 +28,7 @@ res=$OUT/fairness.txt
 thin_lab_up 50
 trap thin_lab_down EXIT
 thin_lab_netem fwd delay 50ms rate 1mbit limit "${FAIR_QUEUE:-50}"
-for kv in thin_rto_min=0 thin_restart_timer=0 thin_linear_timeouts=0 thin_fast_retransmit=0; do
-	ip netns exec $S sysctl -q -w "net.sctp.$kv"
-done
+thin_sysctls_off
 
 # $1: sink log, $2: window start (ns), $3: window end (ns).  Goodput and
 # latency of the messages received inside the window.

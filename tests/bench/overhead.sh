@@ -29,8 +29,6 @@ for x in "${ns}s b0" "${ns}r b1"; do
 	ip -n "$n" link set lo up
 	ip netns exec "$n" ethtool -K "$d" tso off gso off gro off >/dev/null 2>&1
 done
-# busy jiffies of the whole guest (user nice system irq softirq steal)
-busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 hz=$(getconf CLK_TCK)
 port=9000
 fwd="$*" rev=$(printf '%s\n' "$@" | tac | tr '\n' ' ')
@@ -40,8 +38,8 @@ for r in $(seq 1 "$REPS"); do
 	[ $((r % 2)) = 0 ] && order=$rev
 	for v in $order; do
 		case "$v" in
-		off) ip netns exec ${ns}s sysctl -q -w net.sctp.thin_rto_min=0 net.sctp.thin_restart_timer=0 \
-			net.sctp.thin_linear_timeouts=0 net.sctp.thin_fast_retransmit=0 net.sctp.thin_loss_estimation=0 ;;
+		off) S=${ns}s thin_sysctls_off
+		    ip netns exec ${ns}s sysctl -q -w net.sctp.thin_loss_estimation=0 ;;
 		on) ip netns exec ${ns}s sysctl -q -p "$TOP/sysctl/90-thin-sctp.conf" ;;
 		stock) ;;
 		*) echo "unknown variant $v"; exit 2 ;;
@@ -50,11 +48,11 @@ for r in $(seq 1 "$REPS"); do
 		ip netns exec ${ns}r "$BIN/thin-send" recv $port 300 &
 		rp=$!
 		sleep 0.5
-		c0=$(busy)
+		c0=$(thin_cpu_busy)
 		t0=$(date +%s%N)
 		ip netns exec ${ns}s "$BIN/thin-send" send 10.9.0.2 $port -b -n $N -s $SIZE -w 120000 >"$THIN_OUT/bench-$v-$r.out" 2>&1
 		t1=$(date +%s%N)
-		c1=$(busy)
+		c1=$(thin_cpu_busy)
 		kill $rp 2>/dev/null
 		wait $rp 2>/dev/null
 		un=$(sed -n 's/^unacked=//p' "$THIN_OUT/bench-$v-$r.out")

@@ -24,11 +24,8 @@ trap thin_lab_down EXIT
 thin_lab_netem fwd delay 25ms loss 1% limit 100000
 thin_lab_netem rev delay 25ms limit 100000
 ip netns exec $E nft flush ruleset	# no NFQUEUE detour for this many flows
-for kv in thin_rto_min=0 thin_restart_timer=0 thin_linear_timeouts=0 thin_fast_retransmit=0; do
-	ip netns exec $S sysctl -q -w "net.sctp.$kv"
-done
+thin_sysctls_off
 slab() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
-busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 hz=$(getconf CLK_TCK)
 port=10000
 for n in ${SCALE_NS:-10 1000}; do
@@ -57,9 +54,9 @@ for n in ${SCALE_NS:-10 1000}; do
 		sleep 1
 		s1=$(slab)
 		objs=$(cat /sys/module/sctp/parameters/thin_objects)
-		c0=$(busy)
+		c0=$(thin_cpu_busy)
 		wait $snd
-		c1=$(busy)
+		c1=$(thin_cpu_busy)
 		wait $sink
 		msgs=$(awk '!/^#/' "$OUT/$n-$v.sink.log" | wc -l)
 		lat=$(awk '!/^#/ { print ($5 - $4) / 1e6 }' "$OUT/$n-$v.sink.log" | sort -n |

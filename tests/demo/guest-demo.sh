@@ -16,9 +16,7 @@ port=7000
 for v in "$@"; do
 	port=$((port + 1))
 	proto=sctp
-	for kv in thin_rto_min=0 thin_restart_timer=0 thin_linear_timeouts=0 thin_fast_retransmit=0; do
-		ip netns exec $S sysctl -q -w "net.sctp.$kv" 2>/dev/null
-	done
+	thin_sysctls_off
 	ip netns exec $S sysctl -q -w net.sctp.rto_min=1000
 	ip netns exec $S sysctl -q -w net.ipv4.tcp_thin_linear_timeouts=0
 	case "$v" in

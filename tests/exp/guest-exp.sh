@@ -44,9 +44,7 @@ ge) lopt="loss gemodel 1% 25% 100% 0%" ;;
 esac
 # shellcheck disable=SC2086
 thin_lab_netem fwd delay "${d}ms" $lopt limit 10000
-for kv in thin_rto_min=0 thin_restart_timer=0 thin_linear_timeouts=0 thin_fast_retransmit=0; do
-	ip netns exec $S sysctl -q -w "net.sctp.$kv" 2>/dev/null
-done
+thin_sysctls_off
 ip netns exec $S sysctl -q -w net.ipv4.tcp_thin_linear_timeouts=0
 
 case "$ival" in

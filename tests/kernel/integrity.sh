@@ -39,9 +39,7 @@ for l in "$S s0" "$E e0" "$E e1" "$R r0"; do
 	set -- $l
 	ip netns exec "$1" ethtool -K "$2" tx off rx off >/dev/null 2>&1
 done
-for kv in thin_rto_min=0 thin_restart_timer=0 thin_linear_timeouts=0 thin_fast_retransmit=0; do
-	ip netns exec $S sysctl -q -w "net.sctp.$kv"
-done
+thin_sysctls_off
 rto_max=$(($(ip netns exec $S sysctl -n net.sctp.rto_max) / 1000))
 
 # name|forward netem options|reverse netem options (after "delay 20ms")

@@ -158,3 +158,13 @@ thin_wait_listen() {
 	done
 	return 1
 }
+
+# Every thin mechanism's sysctl off in S (the defaults of its new sockets).
+# Quiet: Debian's stock module, which has none of them, runs this too.
+thin_sysctls_off() {
+	ip netns exec $S sysctl -q -w net.sctp.thin_rto_min=0 net.sctp.thin_restart_timer=0 \
+		net.sctp.thin_linear_timeouts=0 net.sctp.thin_fast_retransmit=0 >/dev/null 2>&1
+}
+
+# Busy jiffies of the whole guest (user nice system irq softirq steal).
+thin_cpu_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }

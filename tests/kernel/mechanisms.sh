@@ -139,9 +139,7 @@ if [ $STOCK = 0 ]; then
 	# 7. The socket option alone, sysctls off: the socket that sets
 	#    SCTP_THIN gets early fast retransmit; a second socket in the same
 	#    netns, at the same time, stays stock.
-	for kv in thin_rto_min=0 thin_restart_timer=0 thin_linear_timeouts=0 thin_fast_retransmit=0; do
-		ip netns exec $S sysctl -q -w "net.sctp.$kv"
-	done
+	thin_sysctls_off
 	ip netns exec $R "$BIN/thin-send" recv 5151 60 &
 	ip netns exec $R "$BIN/thin-send" recv 5152 60 &
 	ip netns exec $E "$BIN/thin-drop" -q 0 -l "$OUTDIR/opt.log" -t 60 -d 6:1 2>/dev/null &
