@@ -13,6 +13,8 @@
 #   make bench-overhead    bulk throughput/CPU: stock vs switches off vs on
 #   make bench-fairness    thin vs greedy, 50 thin vs 50 stock (1 Mbit/s)
 #   make bench-scale       10 and 1000 associations on one socket
+#   make soak              long reliability tests, fuzzing, mutants (scripts/soak.sh)
+#   make mutants           each test must catch the bug it guards (tests/mutants)
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
@@ -37,7 +39,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(TREE)/net/sctp \
 
 .PHONY: tests all modules prepare install uninstall dkms-install patches style \
 	sparse w1 check unit vm-check regress demo clean deps install-sysctl \
-	experiment bench-overhead bench-fairness bench-scale
+	experiment bench-overhead bench-fairness bench-scale soak mutants
 
 all: modules
 
@@ -85,6 +87,12 @@ deps:
 
 check:
 	@scripts/check.sh
+
+soak:
+	@scripts/soak.sh
+
+mutants:
+	@tests/mutants/run
 
 demo:
 	@scripts/demo.sh

@@ -12,48 +12,7 @@ set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP" || exit 1
 LOG=$TOP/build/check
-mkdir -p "$LOG"
-passed=0 failed=0 skipped=0
-declare -a summary
-
-want() {
-	if [ -n "${CHECK_ONLY:-}" ]; then
-		case " $CHECK_ONLY " in *" $1 "*) ;; *) return 1 ;; esac
-	fi
-	case " ${CHECK_SKIP:-} " in *" $1 "*) return 1 ;; esac
-	return 0
-}
-
-# step NAME CMD...: run, count, keep going.
-step() {
-	local name=$1 t0 rc p f line
-	shift
-	if ! want "$name"; then
-		skipped=$((skipped + 1))
-		summary+=("$(printf '%-10s skipped' "$name")")
-		return 0
-	fi
-	t0=$(date +%s)
-	echo "=== $name: $*"
-	"$@" >"$LOG/$name.log" 2>&1 </dev/null
-	rc=$?
-	line=$(grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' "$LOG/$name.log" | tail -n 1)
-	if [ -n "$line" ]; then
-		p=$(echo "$line" | sed -E 's/^([A-Za-z-]+: )?([0-9]+) passed.*/\2/')
-		f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-		[ "$rc" != 0 ] && [ "$f" = 0 ] && f=1
-	elif [ "$rc" = 0 ]; then
-		p=1 f=0
-	else
-		p=0 f=1
-	fi
-	passed=$((passed + p))
-	failed=$((failed + f))
-	tail -n 5 "$LOG/$name.log" | sed 's/^/    /'
-	summary+=("$(printf '%-10s %s  (%d passed, %d failed, %ds)' "$name" \
-		"$([ "$rc" = 0 ] && echo ok || echo FAIL)" "$p" "$f" $(($(date +%s) - t0)))")
-	return 0
-}
+. "$TOP/scripts/steps.sh"
 
 step deps scripts/deps.sh
 step build make -s modules tests
@@ -62,6 +21,7 @@ step sparse make -s sparse
 step style make -s style
 step patches make -s patches
 step unit make -s -C tests/unit check
+step fuzz make -s -C tests/unit fuzz FUZZ_SECONDS="${CHECK_FUZZ_SECONDS:-60}"
 step tools tools/check.sh
 step dkms scripts/dkms-check.sh
 step install tests/vm/run --noload --out "$TOP/build/check/install" -- tests/kernel/install.sh
@@ -69,8 +29,4 @@ step vm tests/vm/run --out "$TOP/build/check/vm" -- tests/vm/suite.sh
 step vm-stock tests/vm/run --stock --out "$TOP/build/check/vm-stock" -- tests/kernel/mechanisms.sh
 step regress tests/regress/run
 
-echo "=== summary (logs in $LOG)"
-printf '  %s\n' "${summary[@]}"
-[ "$skipped" = 0 ] || echo "  ($skipped steps skipped by CHECK_ONLY/CHECK_SKIP)"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+steps_end

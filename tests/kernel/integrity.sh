@@ -72,27 +72,6 @@ netem_opts() {
 	esac
 }
 
-# $1 sender log, $2 sink log.  Prints key=value pairs.
-verify() {
-	awk '
-		/^#/ { next }
-		FNR == NR { k = $1 " " $2; size[k] = $3; ts[k] = $4 ""; nsent++; next }
-		{
-			k = $1 " " $2; n++
-			if (!(k in size)) extra++
-			else if (got[k]++) dup++
-			else if ($3 != size[k] || $4 "" != ts[k]) mism++
-			want = ($1 in nxt) ? nxt[$1] : 0
-			if ($2 != want) order++
-			nxt[$1] = $2 + 1
-		}
-		END {
-			for (k in size) if (!(k in got)) miss++
-			printf "sent=%d recv=%d missing=%d dup=%d extra=%d mismatch=%d order=%d\n",
-				nsent, n, miss + 0, dup + 0, extra + 0, mism + 0, order + 0
-		}' "$1" "$2"
-}
-
 total_sent=0 total_ok=0 nassocs=0
 for f in "${FLOWS[@]}"; do
 	set -- $f
@@ -114,7 +93,7 @@ for sc in "${SCENARIOS[@]}"; do
 		fl=$1 port=$2 n=$3
 		shift 3
 		ip netns exec $S "$GEN" send --proto sctp --connect "10.0.2.1:$port" --assocs "$n" \
-			"$@" --duration $((DUR + 3)) --nodelay --seed 11 --drain $((rto_max + 90)) \
+			"$@" --duration $((DUR + 3)) --nodelay --seed "${INTEGRITY_SEED:-11}" --drain $((rto_max + 90)) \
 			--connect-timeout 60 --log "$OUT/$name-$fl.send.log" --progress 0 \
 			>"$OUT/$name-$fl.send.out" 2>"$OUT/$name-$fl.send.err" &
 		SEND[$fl]=$!
@@ -137,7 +116,7 @@ for sc in "${SCENARIOS[@]}"; do
 	healed=$(date +%s.%N)
 	echo "# $name: fwd [$fwd] rev [$rev]: network healed"
 	# Senders in the order they finish, so that each one's time is its own.
-	declare -A SRC=() DRAIN=() KRC=()
+	declare -A SRC=() DRAIN=()
 	while [ ${#SRC[@]} -lt ${#FLOWS[@]} ]; do
 		for fl in "${!SEND[@]}"; do
 			[ -n "${SRC[$fl]:-}" ] && continue
@@ -170,7 +149,7 @@ for sc in "${SCENARIOS[@]}"; do
 		krc=$?
 		bound=25
 		[ "$fl" = stock ] && bound=$((rto_max + 5))
-		v=$(verify "$OUT/$name-$fl.send.log" "$OUT/$name-$fl.sink.log")
+		v=$(thin_verify "$OUT/$name-$fl.send.log" "$OUT/$name-$fl.sink.log")
 		echo "# $name-$fl: $v; $(grep -h '^thin-gen send: thin:' "$OUT/$name-$fl.send.out" | cut -d' ' -f4-)"
 		declare -A V=()
 		for kvp in $v; do V[${kvp%%=*}]=${kvp#*=}; done

@@ -168,3 +168,26 @@ thin_sysctls_off() {
 
 # Busy jiffies of the whole guest (user nice system irq softirq steal).
 thin_cpu_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+
+# thin-gen logs: $1 sender log, $2 sink log.  Prints key=value pairs:
+# messages sent, received, missing, duplicated, not sent (extra), with a
+# size or timestamp mismatch, out of order within their association.
+thin_verify() {
+	awk '
+		/^#/ { next }
+		FNR == NR { k = $1 " " $2; size[k] = $3; ts[k] = $4 ""; nsent++; next }
+		{
+			k = $1 " " $2; n++
+			if (!(k in size)) extra++
+			else if (got[k]++) dup++
+			else if ($3 != size[k] || $4 "" != ts[k]) mism++
+			want = ($1 in nxt) ? nxt[$1] : 0
+			if ($2 != want) order++
+			nxt[$1] = $2 + 1
+		}
+		END {
+			for (k in size) if (!(k in got)) miss++
+			printf "sent=%d recv=%d missing=%d dup=%d extra=%d mismatch=%d order=%d\n",
+				nsent, n, miss + 0, dup + 0, extra + 0, mism + 0, order + 0
+		}' "$1" "$2"
+}

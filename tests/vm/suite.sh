@@ -15,7 +15,7 @@ while read -r t; do
 	case "$t" in ''|'#'*) continue ;; esac
 	[ -n "${SUITE_ONLY:-}" ] && ! echo " $SUITE_ONLY " | grep -q " $t " && continue
 	echo "### $t"
-	out=$(cd "$TOP" && timeout 600 bash "$t" 2>&1)
+	out=$(cd "$TOP" && timeout "${SUITE_TIMEOUT:-600}" bash "$t" 2>&1)
 	rc=$?
 	echo "$out"
 	line=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)

@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+# Steps of make check and make soak (sourced).  Set LOG first.  Each step
+# logs to $LOG/<step>.log; a step that ends with its own "N passed,
+# M failed" line contributes those counts, any other step counts as one
+# test.  steps_end prints the summary and the total "N passed, M failed".
+#
+#   CHECK_ONLY="unit style"   run only these steps
+#   CHECK_SKIP="regress"      skip these steps (they are reported as skipped)
+mkdir -p "$LOG"
+passed=0 failed=0 skipped=0
+declare -a summary
+
+want() {
+	if [ -n "${CHECK_ONLY:-}" ]; then
+		case " $CHECK_ONLY " in *" $1 "*) ;; *) return 1 ;; esac
+	fi
+	case " ${CHECK_SKIP:-} " in *" $1 "*) return 1 ;; esac
+	return 0
+}
+
+# step NAME CMD...: run, count, keep going.
+step() {
+	local name=$1 t0 rc p f line
+	shift
+	if ! want "$name"; then
+		skipped=$((skipped + 1))
+		summary+=("$(printf '%-10s skipped' "$name")")
+		return 0
+	fi
+	t0=$(date +%s)
+	echo "=== $name: $*"
+	"$@" >"$LOG/$name.log" 2>&1 </dev/null
+	rc=$?
+	line=$(grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' "$LOG/$name.log" | tail -n 1)
+	if [ -n "$line" ]; then
+		p=$(echo "$line" | sed -E 's/^([A-Za-z-]+: )?([0-9]+) passed.*/\2/')
+		f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+		[ "$rc" != 0 ] && [ "$f" = 0 ] && f=1
+	elif [ "$rc" = 0 ]; then
+		p=1 f=0
+	else
+		p=0 f=1
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	tail -n 5 "$LOG/$name.log" | sed 's/^/    /'
+	summary+=("$(printf '%-10s %s  (%d passed, %d failed, %ds)' "$name" \
+		"$([ "$rc" = 0 ] && echo ok || echo FAIL)" "$p" "$f" $(($(date +%s) - t0)))")
+	return 0
+}
+
+
+steps_end() {
+	echo "=== summary (logs in $LOG)"
+	printf '  %s\n' "${summary[@]}"
+	[ "$skipped" = 0 ] || echo "  ($skipped steps skipped by CHECK_ONLY/CHECK_SKIP)"
+	echo "$passed passed, $failed failed"
+	[ "$failed" = 0 ]
+}
