@@ -10,14 +10,18 @@
 # per second of 100-byte messages (FAIR_RATES, default "4 16 64 256"), and
 # "greedy" (1400-byte messages every 1 ms, more than the link takes).
 #
-# Part 2: 50 thin-sctp associations (all mechanisms) and 50 stock ones,
-# each 100 bytes every 100 ms, share the bottleneck (1.2 Mbit/s offered
-# with headers: losses come from congestion).
+# Part 2: 50 associations of a variant (group a) and 50 stock ones
+# (group b), each 100 bytes every 100 ms, share the bottleneck (1.2 Mbit/s
+# offered with headers: losses come from congestion).  Variants (FAIR_P2):
+# stock (the reference), every mechanism, every mechanism but linear
+# timeouts, linear timeouts alone, every mechanism with at most 2 linear
+# timeouts in a row.
 #
 # FAIR_PARTS (default "1 2") selects the parts.
 # Writes $THIN_OUT/fairness/: sink logs (thin-gen), sender outputs, and
 # fairness.txt with one line per flow:
 #   part point variant flow bytes_per_s messages latency_mean_ms latency_p99_ms
+# (part 2 lines add the bottleneck's drop percentage during that run)
 . "$(dirname "$0")/../kernel/lib.sh"
 GEN=$TOP/build/tools/thin-gen
 DUR=${FAIR_SECONDS:-30}
@@ -82,16 +86,30 @@ if [ "${parts#* 1 }" != "$parts" ]; then
 	done
 fi
 
-# Part 2: 50 thin + 50 stock thin streams.
+# Part 2: 50 thin + 50 stock thin streams, one run per variant of the
+# first group (FAIR_P2, "name:thin-gen options" separated by ";").  The
+# first variant, stock, is the reference: 50 stock vs 50 stock.
 [ "${parts#* 2 }" = "$parts" ] && exit 0
-t0=$(date +%s%N)
-flow p2-thin 8500 50 --size 100 --interval 100 --thin all
-flow p2-stock 8600 50 --size 100 --interval 100
-sleep "$DUR"
-a=$((t0 + 5000000000)) b=$((t0 + DUR * 1000000000))
-wait
-for v in thin stock; do
-	echo "2 50x50 $v group $(summ "$OUT/p2-$v.sink.log" $a $b)" | tee -a "$res"
-	grep -h "thin-gen send: thin:" "$OUT/p2-$v.send.out" | sed "s/^/# $v: /"
+IFS=';' read -r -a P2 <<<"${FAIR_P2:-stock:;all:--thin all;nolinear:--thin rto_min,restart,fr,loss;linear:--thin linear,loss;all-lt2:--thin all --thin-linear-max 2}"
+for var in "${P2[@]}"; do
+	v=${var%%:*}
+	opts=${var#*:}
+	port=$((port + 200))
+	t0=$(date +%s%N)
+	ip netns exec $E tc -s qdisc show dev e1 >"$OUT/p2-$v.q0"
+	# shellcheck disable=SC2086
+	flow "p2-$v-a" $port 50 --size 100 --interval 100 $opts
+	flow "p2-$v-b" $((port + 100)) 50 --size 100 --interval 100
+	sleep "$DUR"
+	a=$((t0 + 5000000000)) b=$((t0 + DUR * 1000000000))
+	wait
+	ip netns exec $E tc -s qdisc show dev e1 >"$OUT/p2-$v.q1"
+	# bottleneck drops and packets during this variant's run
+	drop=$(cat "$OUT/p2-$v.q0" "$OUT/p2-$v.q1" | awk '/Sent/ { s[n] = $4; d[n] = $7 + 0; n++ }
+		END { printf "%.1f", 100 * (d[1] - d[0]) / (s[1] - s[0] + d[1] - d[0]) }')
+	for g in a b; do
+		echo "2 50x50-$v $g group $(summ "$OUT/p2-$v-$g.sink.log" $a $b) $drop" | tee -a "$res"
+		grep -h "thin-gen send: thin:" "$OUT/p2-$v-$g.send.out" | sed "s/^/# $v-$g: /"
+	done
 done
 ip netns exec $E tc -s qdisc show dev e1 | sed 's/^/# bottleneck: /'

@@ -11,6 +11,11 @@
 #   latency_mean_ms latency_p99_ms latency_max_ms
 # slab_kb_per_assoc: growth of the guest's Slab (/proc/meminfo) between
 # idle and every association up, per association.
+# SCALE_VARIANTS (default "stock thin", run in that order) and
+# SCALE_SYSCTLS ("key=value ..." set in the sender's namespace, e.g.
+# net.sctp.sndbuf_policy=1) vary the runs.  Once a second the sender's
+# queued bytes (sum of wmemq over its associations, /proc/net/sctp/assocs)
+# go to $n-$variant.wmem: "seconds bytes".
 . "$(dirname "$0")/../kernel/lib.sh"
 GEN=$TOP/build/tools/thin-gen
 DUR=${SCALE_SECONDS:-30}
@@ -25,11 +30,12 @@ thin_lab_netem fwd delay 25ms loss 1% limit 100000
 thin_lab_netem rev delay 25ms limit 100000
 ip netns exec $E nft flush ruleset	# no NFQUEUE detour for this many flows
 thin_sysctls_off
+[ -n "${SCALE_SYSCTLS:-}" ] && ip netns exec $S sysctl -q -w ${SCALE_SYSCTLS}
 slab() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
 hz=$(getconf CLK_TCK)
 port=10000
 for n in ${SCALE_NS:-10 1000}; do
-	for v in stock thin; do
+	for v in ${SCALE_VARIANTS:-stock thin}; do
 		thin=""
 		[ $v = thin ] && thin="--thin all"
 		sync
@@ -55,6 +61,13 @@ for n in ${SCALE_NS:-10 1000}; do
 		s1=$(slab)
 		objs=$(cat /sys/module/sctp/parameters/thin_objects)
 		c0=$(thin_cpu_busy)
+		t=0
+		while kill -0 $snd 2>/dev/null; do
+			ip netns exec $S awk -v t=$t 'NR > 1 { q += $(NF - 2) } END { print t, q + 0 }' \
+				/proc/net/sctp/assocs >>"$OUT/$n-$v.wmem"
+			sleep 1
+			t=$((t + 1))
+		done
 		wait $snd
 		c1=$(thin_cpu_busy)
 		wait $sink
@@ -66,6 +79,8 @@ for n in ${SCALE_NS:-10 1000}; do
 			-v hz="$hz" -v m="$msgs" -v lat="$lat" 'BEGIN {
 			printf "%d %s %.2f %d %.3f %d %s\n", n, v, (s1 - s0) / n, o,
 				c / hz * 1000 / (m ? m : 1), m, lat }' | tee -a "$res"
+		grep -h '^thin-gen send: ' "$OUT/$n-$v.send.out" | sed "s/^/# $n-$v: /"
+		echo "# $n-$v: queued bytes, max over the run: $(sort -k2,2n "$OUT/$n-$v.wmem" | tail -n 1 | cut -d' ' -f2)"
 		port=$((port + n + 10))
 		sleep 3
 	done

@@ -32,7 +32,8 @@
 #   - the path is declared unreachable (INACTIVE in /proc/net/sctp/remaddr,
 #     sampled every 100 ms) with SCTP_THIN if and only if without;
 #   - no new Call Trace/BUG/WARNING line in dmesg;
-#   - /sys/module/sctp/parameters/thin_objects is back to 0.
+#   - /sys/module/sctp/parameters/thin_objects is back to 0;
+#   - zero_window: no linear timeout with SCTP_THIN (the probes back off).
 # Process start-up costs up to seconds under TCG, so the loop starts few
 # processes: the sender reads ports on one fifo and answers on another.
 . "$(dirname "$0")/lib.sh"
@@ -115,6 +116,12 @@ while read -r port name desc; do
 	[ "$ps" = INACTIVE ] && ds=yes
 	check '[ -n "$pt" ] && [ -n "$ps" ] && [ $dt = $ds ]' \
 		"$name: path declared unreachable: the same with and without SCTP_THIN (thin $dt, stock $ds; worst state thin $pt, stock $ps)"
+	# A zero window is not loss: window probes back off (RFC 9260 6.1 A,
+	# 6.3.3), so no linear timeout (linear= of the sender, from SCTP_THIN_INFO).
+	if [ "$name" = zero_window ]; then
+		lt=$(grep "^$port thin up=" "$OUT/sender.out" | tail -n 1 | sed -n 's/.* linear=\([0-9-]*\).*/\1/p')
+		check '[ "$lt" = 0 ]' "$name: window probes back off with SCTP_THIN (linear timeouts: $lt)"
+	fi
 	k1=$(kproblems)
 	check '[ "$k1" = "$k0" ]' "$name: no Call Trace/BUG/WARNING in dmesg ($k0 -> $k1 lines)"
 	if [ "$k1" != "$k0" ]; then
