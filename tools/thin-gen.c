@@ -459,6 +459,8 @@ static int parse_thin(const char *s, unsigned int *flags)
 		{ "fast_retransmit", SCTP_THIN_FAST_RETRANSMIT },
 		{ "loss", SCTP_THIN_LOSS_ESTIMATION },
 		{ "loss_estimation", SCTP_THIN_LOSS_ESTIMATION },
+		{ "guard", SCTP_THIN_CONGESTION_GUARD },
+		{ "congestion_guard", SCTP_THIN_CONGESTION_GUARD },
 		{ "all", SCTP_THIN_ALL },
 		{ "none", 0 },
 	};
@@ -989,8 +991,8 @@ static long unacked(struct sender *s, struct assoc *a)
 
 static void thin_summary(struct sender *s)
 {
-	unsigned long long v[7] = { 0 };
-	unsigned int flags = 0, thin = 0;
+	unsigned long long v[8] = { 0 };
+	unsigned int flags = 0, thin = 0, cong = 0;
 	struct sctp_thin_info ti;
 	socklen_t l;
 	int i, got = 0, err = 0;
@@ -1008,6 +1010,8 @@ static void thin_summary(struct sender *s)
 		got++;
 		flags |= ti.sti_flags;
 		thin += !!(ti.sti_state & SCTP_THIN_STATE_THIN);
+		cong += !!(ti.sti_state & SCTP_THIN_STATE_CONGESTED);
+		v[7] += ti.sti_transitions;
 		v[0] += ti.sti_pkts_sent;
 		v[1] += ti.sti_pkts_lost;
 		v[2] += ti.sti_timeouts;
@@ -1024,7 +1028,8 @@ static void thin_summary(struct sender *s)
 	       got, flags, thin, v[0]);
 	printf("pkts_lost=%llu timeouts=%llu linear_timeouts=%llu fast_rtx=%llu ",
 	       v[1], v[2], v[3], v[4]);
-	printf("rto_min_clamps=%llu restart_corrections=%llu\n", v[5], v[6]);
+	printf("rto_min_clamps=%llu restart_corrections=%llu ", v[5], v[6]);
+	printf("congested_now=%u transitions=%llu\n", cong, v[7]);
 }
 
 static int do_send(struct opts *o)
@@ -1553,7 +1558,7 @@ static void help_exit(int rc)
 		"     --check: averages within PCT %%, the table's 1/50/99 %% values at\n"
 		"     quantile 0.01/0.5/0.99 +- 0.0025/0.01/0.0025 of the samples\n"
 		"  thin-gen profiles\n"
-		"FLAGS: a number (0x1f) or a list of rto_min,restart,linear,fr,loss,all,none.\n"
+		"FLAGS: a number (0x3f) or a list of rto_min,restart,linear,fr,loss,guard,all,none.\n"
 		"Without --thin the socket keeps the module's defaults (sysctls).\n"
 		"One-to-many: association i goes to PORT+i (sink --ports N).\n"
 		"profiles:");

@@ -82,6 +82,7 @@ struct sctp_thin_net {
 	int linear_timeouts_max;
 	int fast_retransmit;
 	int loss_estimation;
+	int congestion_guard;	/* percent, 0 = off */
 };
 
 static unsigned int sctp_thin_net_id __read_mostly;
@@ -166,6 +167,14 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
+	{
+		.procname	= "thin_congestion_guard",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE_HUNDRED,
+	},
 	{ }
 };
 
@@ -183,6 +192,7 @@ static int sctp_thin_sysctl_register(struct sctp_thin_net *tn)
 	tbl[3].data = &tn->linear_timeouts_max;
 	tbl[4].data = &tn->fast_retransmit;
 	tbl[5].data = &tn->loss_estimation;
+	tbl[6].data = &tn->congestion_guard;
 
 	tn->sysctl = register_net_sysctl(tn->net, "net/sctp", tbl);
 	if (!tn->sysctl) {
@@ -218,7 +228,8 @@ static int __net_init sctp_thin_net_init(struct net *net)
 	struct sctp_thin_net *tn = sctp_thin_pernet(net);
 
 	/* Every mechanism off by default; loss estimation on, so that
-	 * switching a mechanism on gets the paper's detection (5.1).
+	 * switching a mechanism on gets the paper's detection (5.1), and
+	 * the congestion guard on, so that it stays fair (7.4).
 	 */
 	tn->net = net;
 	tn->rto_min = 0;
@@ -227,6 +238,7 @@ static int __net_init sctp_thin_net_init(struct net *net)
 	tn->linear_timeouts_max = SCTP_THIN_LT_MAX_DEFAULT;
 	tn->fast_retransmit = 0;
 	tn->loss_estimation = 1;
+	tn->congestion_guard = SCTP_THIN_GUARD_DEFAULT;
 	return sctp_thin_sysctl_register(tn);
 }
 
@@ -259,8 +271,12 @@ void sctp_thin_sock_init(struct sock *sk)
 		conf->flags |= SCTP_THIN_FAST_RETRANSMIT;
 	if (tn->loss_estimation)
 		conf->flags |= SCTP_THIN_LOSS_ESTIMATION;
+	if (tn->congestion_guard)
+		conf->flags |= SCTP_THIN_CONGESTION_GUARD;
 	conf->rto_min = tn->rto_min ? : SCTP_THIN_RTO_MIN_DEFAULT;
 	conf->lt_max = tn->linear_timeouts_max;
+	conf->guard = (tn->congestion_guard ? : SCTP_THIN_GUARD_DEFAULT) *
+		      SCTP_THIN_ONE / 100;
 }
 
 /* Association state.  A failed allocation leaves asoc->thin NULL: the
@@ -336,6 +352,8 @@ static void sctp_thin_update(struct sctp_association *asoc,
 	bool was = ta->core.thin;
 	bool now;
 
+	ta->core.guard = asoc->thin_conf.flags & SCTP_THIN_CONGESTION_GUARD ?
+			 asoc->thin_conf.guard : 0;
 	now = sctp_thin_core_update(&ta->core, asoc->thin_conf.flags &
 				    SCTP_THIN_LOSS_ESTIMATION);
 	if (now != was)
@@ -465,7 +483,7 @@ bool __sctp_thin_t3_expired(struct sctp_association *asoc,
 	 */
 	linear = sctp_thin_on(asoc, SCTP_THIN_LINEAR_TIMEOUTS) &&
 		 ta->lt_run < asoc->thin_conf.lt_max && asoc->peer.rwnd;
-	sctp_thin_core_purge_transport(&ta->core, tp);
+	sctp_thin_core_timeout(&ta->core, tp);
 	sctp_thin_update(asoc, ta);
 	if (!linear)
 		return false;
@@ -653,7 +671,8 @@ static void sctp_thin_fill_info(const struct sctp_association *asoc,
 	if (!ta)
 		return;
 	info->sti_state = (ta->core.thin ? SCTP_THIN_STATE_THIN : 0) |
-			  (ta->core.saturated ? SCTP_THIN_STATE_SATURATED : 0);
+			  (ta->core.saturated ? SCTP_THIN_STATE_SATURATED : 0) |
+			  (ta->core.congested ? SCTP_THIN_STATE_CONGESTED : 0);
 	info->sti_in_flight = ta->core.in_flight;
 	info->sti_lossrate = sctp_thin_core_lossrate(&ta->core);
 	info->sti_transitions = ta->core.transitions;

@@ -66,6 +66,23 @@ static void sctp_thin_kill(struct sctp_thin_core *c, struct sctp_thin_pkt *p)
 	c->in_flight--;
 }
 
+/* Congestion guard: the sender gave up on the packet with highest TSN
+ * @tsn (declared lost, timed out, or superseded by a retransmission).
+ * Each TSN counts once: a TSN retransmitted and lost again adds nothing,
+ * so the count is the share of packets that needed a retransmission, not
+ * of retransmissions.  Kills happen in TSN order but for rare
+ * cross-path cases, where a TSN below the mark goes uncounted.
+ */
+static void sctp_thin_gone(struct sctp_thin_core *c, u32 tsn)
+{
+	if (c->gone_marked && !sctp_thin_before(c->gone_mark, tsn))
+		return;
+	c->gone_marked = true;
+	c->gone_mark = tsn;
+	if (c->guard_gone < c->guard_sent)
+		c->guard_gone++;
+}
+
 /* Make room for one more slot: compact if there are dead slots, else
  * double the ring.  False if the ring is at the cap or memory is short.
  */
@@ -128,8 +145,11 @@ void sctp_thin_core_sent(struct sctp_thin_core *c, u32 highest_tsn,
 		 */
 		for (i = 0; i < c->used; i++) {
 			p = sctp_thin_slot(c, i);
-			if (p->state == SCTP_THIN_PKT_LIVE && p->tsn == highest_tsn)
-				sctp_thin_kill(c, p);
+			if (p->state != SCTP_THIN_PKT_LIVE ||
+			    p->tsn != highest_tsn)
+				continue;
+			sctp_thin_kill(c, p);
+			sctp_thin_gone(c, p->tsn);
 		}
 		if (c->used)
 			sctp_thin_pop(c);
@@ -142,6 +162,11 @@ void sctp_thin_core_sent(struct sctp_thin_core *c, u32 highest_tsn,
 	if (++c->win_sent > SCTP_THIN_LOSS_WINDOW) {
 		c->win_sent /= 2;
 		c->win_lost /= 2;
+	}
+	/* The guard's window is shorter: it must act within seconds. */
+	if (++c->guard_sent > SCTP_THIN_GUARD_WINDOW) {
+		c->guard_sent /= 2;
+		c->guard_gone /= 2;
 	}
 	if (c->saturated)
 		return;
@@ -214,12 +239,18 @@ unsigned int sctp_thin_core_sack(struct sctp_thin_core *c, u32 cum_tsn,
 		if (++p->misses < SCTP_THIN_PTTFR)
 			continue;
 		sctp_thin_kill(c, p);
+		sctp_thin_gone(c, p->tsn);
 		c->pkts_lost++;
 		if (c->win_lost < c->win_sent)
 			c->win_lost++;
 		lost++;
 	}
 	sctp_thin_pop(c);
+	/* Every TSN from now on is above the mark: forget it, so that it
+	 * never ages past the serial-number horizon.
+	 */
+	if (c->gone_marked && !sctp_thin_before(cum_tsn, c->gone_mark))
+		c->gone_marked = false;
 
 	/* Everything ever sent is acked (or the peer acks beyond it):
 	 * nothing is in flight, so an overflowed list is exact again.
@@ -240,6 +271,30 @@ u32 sctp_thin_core_lossrate(const struct sctp_thin_core *c)
 	return (u32)(((u64)c->win_lost * SCTP_THIN_ONE) / c->win_sent);
 }
 
+/* Congestion guard (our addition; paper 7.4 leaves the case open: many
+ * thin streams that together congest a bottleneck, where the mechanisms
+ * take more than their share).  Thin streams recover by timeout or early
+ * fast retransmit before three indications, so the paper's loss estimate
+ * stays low under congestion; the share of packets given up does not.
+ * Above c->guard the association is not thin (stock behaviour, with its
+ * exponential backoff, RFC 9260 6.3.3 E2, and RFC 8961 4); it is thin
+ * again once the share falls below 3/4 of c->guard.  Not before
+ * SCTP_THIN_GUARD_MIN packets: a few early losses say little.
+ */
+static bool sctp_thin_congested(struct sctp_thin_core *c)
+{
+	u64 gone = (u64)c->guard_gone * SCTP_THIN_ONE;
+	u64 limit = (u64)c->guard * c->guard_sent;
+
+	if (!c->guard || c->pkts_sent < SCTP_THIN_GUARD_MIN)
+		c->congested = false;
+	else if (c->congested)
+		c->congested = gone * 4 > limit * 3;
+	else
+		c->congested = gone > limit;
+	return c->congested;
+}
+
 /* 5.1, Fig. 3: thin while in_flight < (pttfr + 1) / (1 - lossrate).
  * Multiplied out, in integers: in_flight * (1 - lr) < (pttfr + 1).  The
  * loss rate is clamped to 3/4, so the threshold is at most 16 packets and
@@ -252,7 +307,7 @@ bool sctp_thin_core_update(struct sctp_thin_core *c, bool loss_est)
 
 	if (lr > SCTP_THIN_LOSS_MAX)
 		lr = SCTP_THIN_LOSS_MAX;
-	thin = !c->saturated &&
+	thin = !sctp_thin_congested(c) && !c->saturated &&
 	       (u64)c->in_flight * (SCTP_THIN_ONE - lr) <
 	       (u64)(SCTP_THIN_PTTFR + 1) * SCTP_THIN_ONE;
 	if (thin != c->thin)
@@ -275,8 +330,8 @@ sctp_thin_core_oldest(const struct sctp_thin_core *c, const void *transport)
 	return NULL;
 }
 
-/* The packets sent on a path are no longer in flight: its T3-rtx timer
- * expired (RFC 9260 6.3.3 E3) or the path was removed.
+/* The packets sent on a path are no longer in flight: the path was
+ * removed.  (A T3-rtx expiry is sctp_thin_core_timeout().)
  */
 void sctp_thin_core_purge_transport(struct sctp_thin_core *c,
 				    const void *transport)
@@ -288,6 +343,24 @@ void sctp_thin_core_purge_transport(struct sctp_thin_core *c,
 
 		if (p->state == SCTP_THIN_PKT_LIVE && p->transport == transport)
 			sctp_thin_kill(c, p);
+	}
+	sctp_thin_pop(c);
+}
+
+/* RFC 9260 6.3.3 E3: the T3-rtx timer of the path expired; its packets
+ * are given up, as far as the congestion guard is concerned.
+ */
+void sctp_thin_core_timeout(struct sctp_thin_core *c, const void *transport)
+{
+	u32 i;
+
+	for (i = 0; i < c->used; i++) {
+		struct sctp_thin_pkt *p = sctp_thin_slot(c, i);
+
+		if (p->state != SCTP_THIN_PKT_LIVE || p->transport != transport)
+			continue;
+		sctp_thin_kill(c, p);
+		sctp_thin_gone(c, p->tsn);
 	}
 	sctp_thin_pop(c);
 }

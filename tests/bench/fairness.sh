@@ -13,9 +13,10 @@
 # Part 2: 50 associations of a variant (group a) and 50 stock ones
 # (group b), each 100 bytes every 100 ms, share the bottleneck (1.2 Mbit/s
 # offered with headers: losses come from congestion).  Variants (FAIR_P2):
-# stock (the reference), every mechanism, every mechanism but linear
-# timeouts, linear timeouts alone, every mechanism with at most 2 linear
-# timeouts in a row.
+# stock (the reference), every mechanism (with the congestion guard),
+# every mechanism without the guard, and without the guard: every
+# mechanism but linear timeouts, linear timeouts alone, every mechanism
+# with at most 2 linear timeouts in a row (all-lt2 has the guard).
 #
 # FAIR_PARTS (default "1 2") selects the parts.
 # Writes $THIN_OUT/fairness/: sink logs (thin-gen), sender outputs, and
@@ -90,7 +91,7 @@ fi
 # first group (FAIR_P2, "name:thin-gen options" separated by ";").  The
 # first variant, stock, is the reference: 50 stock vs 50 stock.
 [ "${parts#* 2 }" = "$parts" ] && exit 0
-IFS=';' read -r -a P2 <<<"${FAIR_P2:-stock:;all:--thin all;nolinear:--thin rto_min,restart,fr,loss;linear:--thin linear,loss;all-lt2:--thin all --thin-linear-max 2}"
+IFS=';' read -r -a P2 <<<"${FAIR_P2:-stock:;all:--thin all;noguard:--thin rto_min,restart,linear,fr,loss;nolinear:--thin rto_min,restart,fr,loss;linear:--thin linear,loss;all-lt2:--thin all --thin-linear-max 2}"
 for var in "${P2[@]}"; do
 	v=${var%%:*}
 	opts=${var#*:}

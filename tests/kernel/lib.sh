@@ -120,7 +120,7 @@ thin_scenario() {
 	mkdir -p "$OUTDIR"
 	for kv in thin_rto_min=0 thin_restart_timer=0 thin_linear_timeouts=0 \
 		  thin_fast_retransmit=0 thin_loss_estimation=1 \
-		  thin_linear_timeouts_max=6 $sysctls; do
+		  thin_linear_timeouts_max=6 thin_congestion_guard=20 $sysctls; do
 		ip netns exec $S sysctl -q -w "net.sctp.$kv" 2>/dev/null
 	done
 	ip netns exec $R "$BIN/thin-send" recv "$port" 60 &

@@ -15,6 +15,7 @@ check '[ "$(cat $S/thin_linear_timeouts)" = 0 ]' "thin_linear_timeouts defaults 
 check '[ "$(cat $S/thin_linear_timeouts_max)" = 6 ]' "thin_linear_timeouts_max defaults to 6"
 check '[ "$(cat $S/thin_fast_retransmit)" = 0 ]' "thin_fast_retransmit defaults to 0"
 check '[ "$(cat $S/thin_loss_estimation)" = 1 ]' "thin_loss_estimation defaults to 1"
+check '[ "$(cat $S/thin_congestion_guard)" = 20 ]' "thin_congestion_guard defaults to 20 (percent)"
 
 check 'wr thin_rto_min 200 && [ "$(cat $S/thin_rto_min)" = 200 ]' "thin_rto_min accepts 200"
 rto_max=$(cat $S/rto_max)
@@ -26,6 +27,8 @@ for b in thin_restart_timer thin_linear_timeouts thin_fast_retransmit thin_loss_
 	check "wr $b 1 && [ \"\$(cat $S/$b)\" = 1 ] && wr $b $old" "$b accepts 1"
 done
 check '! wr thin_linear_timeouts_max 0 && ! wr thin_linear_timeouts_max 256 && [ "$(cat $S/thin_linear_timeouts_max)" = 6 ]' "thin_linear_timeouts_max 0/256: EINVAL"
+check '! wr thin_congestion_guard 101 && ! wr thin_congestion_guard -1 && [ "$(cat $S/thin_congestion_guard)" = 20 ]' "thin_congestion_guard 101/-1: EINVAL, unchanged"
+check 'wr thin_congestion_guard 0 && wr thin_congestion_guard 100 && wr thin_congestion_guard 20' "thin_congestion_guard accepts 0 (off) .. 100"
 check '! wr thin_rto_min abc' "non-numeric write rejected"
 
 # Per-netns: a new namespace starts from the defaults, and its writes stay

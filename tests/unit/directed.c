@@ -147,12 +147,92 @@ static void t_hostile(void)
 	sctp_thin_core_destroy(&c);
 }
 
+/* Congestion guard: the share of TSNs given up in a 32-packet decaying
+ * window, each TSN once, not before 32 packets, with hysteresis at 3/4.
+ */
+static void t_guard(void)
+{
+	struct sctp_thin_core c;
+	u32 tsn, i;
+
+	sctp_thin_core_init(&c);
+	c.guard = SCTP_THIN_ONE / 5;			/* 20 % */
+	for (tsn = 1; tsn <= 10; tsn++) {		/* half time out */
+		sctp_thin_core_sent(&c, tsn, tsn, &A, 0);
+		if (tsn % 2)
+			sctp_thin_core_timeout(&c, &A);
+		else
+			sctp_thin_core_sack(&c, tsn, NULL, 0);
+	}
+	CHECK(c.guard_gone == 5 && sctp_thin_core_update(&c, true) &&
+	      !c.congested, "50 % gone in 10 packets: too few to judge");
+	for (; tsn <= 32; tsn++) {			/* 2 of 22 more */
+		sctp_thin_core_sent(&c, tsn, tsn, &A, 0);
+		if (tsn == 20 || tsn == 30)
+			sctp_thin_core_timeout(&c, &A);
+		else
+			sctp_thin_core_sack(&c, tsn, NULL, 0);
+	}
+	CHECK(c.guard_sent == 32 && c.guard_gone == 7 &&
+	      !sctp_thin_core_update(&c, true) && c.congested,
+	      "7 of 32 gone (21.9 % > 20 %): congested, not thin");
+	for (; tsn <= 36; tsn++) {	/* window halves: 3 of 16, then of 19 */
+		sctp_thin_core_sent(&c, tsn, tsn, &A, 0);
+		sctp_thin_core_sack(&c, tsn, NULL, 0);
+	}
+	CHECK(c.guard_sent == 19 && c.guard_gone == 3 &&
+	      !sctp_thin_core_update(&c, true) && c.congested,
+	      "3 of 19 (15.8 % > 15 %): still congested");
+	for (; tsn <= 38; tsn++) {
+		sctp_thin_core_sent(&c, tsn, tsn, &A, 0);
+		sctp_thin_core_sack(&c, tsn, NULL, 0);
+	}
+	CHECK(sctp_thin_core_update(&c, true) && !c.congested,
+	      "3 of 21 (14.3 % < 15 %): thin again");
+	c.guard = 0;
+	for (; tsn <= 48; tsn++) {			/* all time out */
+		sctp_thin_core_sent(&c, tsn, tsn, &A, 0);
+		sctp_thin_core_timeout(&c, &A);
+	}
+	CHECK(sctp_thin_core_update(&c, true) && !c.congested,
+	      "guard off: never congested");
+	sctp_thin_core_destroy(&c);
+
+	/* What counts as given up, each TSN once. */
+	sctp_thin_core_init(&c);
+	sctp_thin_core_sent(&c, 1, 0, &A, 0);
+	for (i = 0; i < 6; i++) {
+		sctp_thin_core_timeout(&c, &A);
+		sctp_thin_core_sent(&c, 1, 0, &A, 0);
+	}
+	CHECK(c.guard_gone == 1 && c.in_flight == 1,
+	      "six timeouts of one TSN: one TSN given up");
+	sctp_thin_core_sack(&c, 1, NULL, 0);
+	sctp_thin_core_sent(&c, 2, 0, &A, 0);
+	sctp_thin_core_sent(&c, 2, 0, &A, 0);	/* early fast rtx */
+	CHECK(c.guard_gone == 2, "superseded packet: given up");
+	sctp_thin_core_sack(&c, 2, NULL, 0);
+	for (i = 3; i <= 6; i++)
+		sctp_thin_core_sent(&c, i, 0, &A, 0);
+	for (i = 1; i <= 3; i++) {	/* TSN 3 missing, three times */
+		struct sctp_thin_gap g = { 2, 1 + i };
+
+		sctp_thin_core_sack(&c, 2, &g, 1);
+	}
+	CHECK(c.guard_gone == 3 && c.pkts_lost == 1,
+	      "lost after 3 indications: given up");
+	sctp_thin_core_sack(&c, 6, NULL, 0);
+	CHECK(!c.gone_marked, "mark forgotten once the cumulative ack passes it");
+	sctp_thin_core_destroy(&c);
+}
+
 int main(void)
 {
 	t_basic();
 	t_detection();
 	t_cap_and_failure();
 	t_hostile();
+	t_guard();
 	printf("directed: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -27,6 +27,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	next = base;
 	cum = base - 1;
 	pair_init(&t);
+	/* congestion guard from the base's low byte: off or a threshold */
+	pair_guard(&t, (base & 0xff) < 64 ? 0 : (base & 0xff) << 8);
 	while (i + 2 <= size) {
 		u8 op = data[i], arg = data[i + 1];
 
@@ -49,8 +51,11 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			}
 			pair_sack(&t, cum, g, k);
 			break;
-		case 3:
-			pair_purge(&t, &tps[arg % 3]);
+		case 3:	/* T3-rtx expiry, or a path removed */
+			if (op & 0x80)
+				pair_timeout(&t, &tps[arg % 3]);
+			else
+				pair_purge(&t, &tps[arg % 3]);
 			break;
 		default: /* ack everything, or beyond */
 			cum = next - 1 + arg % 3;

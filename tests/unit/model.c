@@ -23,6 +23,22 @@ static size_t m_live(const struct model *m)
 	return n;
 }
 
+/* Each given-up TSN counts once: only TSNs above the highest counted. */
+static void m_gone(struct model *m, u32 tsn)
+{
+	if (m->gone_marked && !before(m->gone_mark, tsn))
+		return;
+	m->gone_marked = true;
+	m->gone_mark = tsn;
+	if (m->guard_gone < m->guard_sent)
+		m->guard_gone++;
+}
+
+void pair_guard(struct pair *t, u32 guard)
+{
+	t->core.guard = guard;
+}
+
 void pair_init(struct pair *t)
 {
 	memset(t, 0, sizeof(*t));
@@ -55,13 +71,19 @@ void pair_sent(struct pair *t, u32 tsn, const void *tp, bool fail_alloc)
 		size_t i;
 
 		for (i = 0; i < m->n; i++)	/* superseded by this rtx */
-			if (m->p[i].live && m->p[i].tsn == tsn)
+			if (m->p[i].live && m->p[i].tsn == tsn) {
 				m->p[i].live = false;
+				m_gone(m, tsn);
+			}
 	}
 	m->sent++;
 	if (++m->win_sent > SCTP_THIN_LOSS_WINDOW) {
 		m->win_sent /= 2;
 		m->win_lost /= 2;
+	}
+	if (++m->guard_sent > SCTP_THIN_GUARD_WINDOW) {
+		m->guard_sent /= 2;
+		m->guard_gone /= 2;
 	}
 	if (m->saturated)
 		return;
@@ -120,11 +142,14 @@ void pair_sack(struct pair *t, u32 cum, const struct sctp_thin_gap *g,
 			continue;
 		if (++m->p[i].misses >= SCTP_THIN_PTTFR) {
 			m->p[i].live = false;
+			m_gone(m, m->p[i].tsn);
 			m->lost++;
 			if (m->win_lost < m->win_sent)
 				m->win_lost++;
 		}
 	}
+	if (m->gone_marked && !before(cum, m->gone_mark))
+		m->gone_marked = false;
 	if (!before(cum, m->highest)) {
 		m->n = 0;
 		m->saturated = false;
@@ -146,6 +171,18 @@ void pair_purge(struct pair *t, const void *tp)
 			t->m.p[i].live = false;
 }
 
+void pair_timeout(struct pair *t, const void *tp)
+{
+	size_t i;
+
+	sctp_thin_core_timeout(&t->core, tp);
+	for (i = 0; i < t->m.n; i++)
+		if (t->m.p[i].live && t->m.p[i].tp == tp) {
+			t->m.p[i].live = false;
+			m_gone(&t->m, t->m.p[i].tsn);
+		}
+}
+
 static bool fail(struct pair *t, const char *msg)
 {
 	t->why = msg;
@@ -158,8 +195,8 @@ bool pair_check(struct pair *t)
 	const struct sctp_thin_core *c = &t->core;
 	const struct model *m = &t->m;
 	static const int tps[] = { 1, 2, 3 };
-	double lr, thr, live;
-	bool thin, lest;
+	double lr, thr, live, gr, g;
+	bool thin, lest, got;
 	size_t i, j;
 	u32 q;
 
@@ -178,6 +215,11 @@ bool pair_check(struct pair *t)
 	if (c->win_lost > c->win_sent || c->win_sent > SCTP_THIN_LOSS_WINDOW ||
 	    c->win_sent != m->win_sent || c->win_lost != m->win_lost)
 		return fail(t, "loss window");
+	if (c->guard_gone > c->guard_sent || c->guard_sent > SCTP_THIN_GUARD_WINDOW ||
+	    c->guard_gone != m->guard_gone || c->guard_sent != m->guard_sent ||
+	    c->gone_marked != m->gone_marked ||
+	    (m->gone_marked && c->gone_mark != m->gone_mark))
+		return fail(t, "congestion guard window");
 	q = sctp_thin_core_lossrate(c);
 	if (q > SCTP_THIN_ONE)
 		return fail(t, "lossrate > 1");
@@ -206,6 +248,15 @@ bool pair_check(struct pair *t)
 		if (!p != !mp || (p && (p->tsn != mp->tsn || p->sent != mp->sent)))
 			return fail(t, "oldest() differs from the model");
 	}
+	/* congestion guard: share of TSNs given up, with hysteresis */
+	gr = m->guard_sent ? (double)m->guard_gone / m->guard_sent : 0;
+	g = (double)c->guard / SCTP_THIN_ONE;
+	if (!c->guard || m->sent < SCTP_THIN_GUARD_MIN)
+		t->m.congested = false;
+	else if (m->congested)
+		t->m.congested = gr > 0.75 * g;
+	else
+		t->m.congested = gr > g;
 	/* detection, Fig. 3, in floating point with the same clamp */
 	for (lest = false; ; lest = true) {
 		lr = lest && m->win_sent ? (double)m->win_lost / m->win_sent : 0;
@@ -213,9 +264,14 @@ bool pair_check(struct pair *t)
 			lr = 0.75;
 		thr = (SCTP_THIN_PTTFR + 1) / (1 - lr);
 		live = m_live(m);
-		thin = !m->saturated && live < thr;
-		if (fabs(live - thr) > 0.001 &&
-		    sctp_thin_core_update(&t->core, lest) != thin)
+		thin = !m->congested && !m->saturated && live < thr;
+		/* The guard's ratios are exact in double (a tie is an exact
+		 * equality on both sides); the formula's are not: skip ties.
+		 */
+		got = sctp_thin_core_update(&t->core, lest);
+		if (c->congested != m->congested)
+			return fail(t, "congestion guard differs from the model");
+		if (fabs(live - thr) > 0.001 && got != thin)
 			return fail(t, "thin detection differs from the formula");
 		if (lest)
 			break;

@@ -22,6 +22,9 @@ struct model {
 	u64 sent, lost;
 	u32 highest;
 	u32 win_sent, win_lost;
+	u32 guard_sent, guard_gone;	/* congestion guard window */
+	u32 gone_mark;
+	bool gone_marked, congested;
 };
 
 /* One test run: the core under test and its model, driven together. */
@@ -40,6 +43,9 @@ void pair_sent(struct pair *t, u32 tsn, const void *tp, bool fail_alloc);
 void pair_sack(struct pair *t, u32 cum, const struct sctp_thin_gap *g,
 	       unsigned int n);
 void pair_purge(struct pair *t, const void *tp);
+void pair_timeout(struct pair *t, const void *tp);
+/* Congestion guard threshold for core and model (SCTP_THIN_ONE = all). */
+void pair_guard(struct pair *t, u32 guard);
 /* Check every invariant; returns false (and sets t->why) on a mismatch. */
 bool pair_check(struct pair *t);
 #endif

@@ -28,7 +28,7 @@ static u32 below(u32 n)
 }
 
 static const int tps[3] = { 1, 2, 3 };
-static long sat_steps, lost_total, max_flight;
+static long sat_steps, cong_steps, lost_total, max_flight;
 
 static bool run_seed(u64 seed, long steps, long *done)
 {
@@ -40,8 +40,13 @@ static bool run_seed(u64 seed, long steps, long *done)
 	struct pair t;
 	long s;
 
+	/* congestion guard: off, 10 %, 20 % (the default) or 50 % */
+	static const u32 guards[4] = { 0, SCTP_THIN_ONE / 10,
+				       SCTP_THIN_ONE / 5, SCTP_THIN_ONE / 2 };
+
 	rng_state = seed * 0x9e3779b97f4a7c15ull + 1;
 	pair_init(&t);
+	pair_guard(&t, guards[seed / 3 % 4]);
 	next = seed % 4 ? rnd() : 0xffffffffu - below(300);	/* wrap */
 	cum = next - 1;
 	for (s = 0; s < steps; s++) {
@@ -84,7 +89,10 @@ static bool run_seed(u64 seed, long steps, long *done)
 			last_n = n;
 			last_cum = cum;
 		} else if (op < 98) {
-			pair_purge(&t, &tps[below(3)]);
+			if (below(4))	/* T3-rtx expiry, or a path removed */
+				pair_timeout(&t, &tps[below(3)]);
+			else
+				pair_purge(&t, &tps[below(3)]);
 		} else if (below(10) == 0) {
 			/* everything acked: drain */
 			cum = next - 1;
@@ -92,6 +100,7 @@ static bool run_seed(u64 seed, long steps, long *done)
 		}
 check:
 		sat_steps += t.core.saturated;
+		cong_steps += t.core.congested;
 		if ((long)t.core.in_flight > max_flight)
 			max_flight = t.core.in_flight;
 		if (!pair_check(&t)) {
@@ -126,8 +135,9 @@ int main(int argc, char **argv)
 			failed++;
 	}
 	printf("random: %ld steps over %ld seeds; coverage: ", done, seeds);
-	printf("%ld steps saturated, max %ld in flight, %ld packets lost; ",
-	       sat_steps, max_flight, lost_total);
+	printf("%ld steps saturated, %ld congested, max %ld in flight, ",
+	       sat_steps, cong_steps, max_flight);
+	printf("%ld packets lost; ", lost_total);
 	printf("%ld objects live\n", shim_live);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

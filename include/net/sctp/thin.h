@@ -31,6 +31,7 @@ struct sctp_sackhdr;
 #define SCTP_THIN_RTO_MIN_DEFAULT	200	/* ms, 5.2 */
 #define SCTP_THIN_LT_MAX_DEFAULT	6	/* as tcp_thin_linear_timeouts */
 #define SCTP_THIN_LT_MAX_LIMIT		255
+#define SCTP_THIN_GUARD_DEFAULT		20	/* percent of packets given up */
 #define SCTP_THIN_MAX_GAPS		32	/* more gap blocks: thick */
 
 /* Settings of a socket (defaults for its new associations) or of an
@@ -40,6 +41,7 @@ struct sctp_thin_conf {
 	u32 flags;		/* SCTP_THIN_* */
 	u32 rto_min;		/* ms */
 	u32 lt_max;		/* linear timeouts in a row */
+	u32 guard;		/* congestion guard, SCTP_THIN_ONE = 100 % */
 };
 
 /* Per-association state, allocated while a mechanism is on. */

@@ -19,6 +19,8 @@
 #define SCTP_THIN_LOSS_WINDOW	128	/* packets, halving window */
 #define SCTP_THIN_MIN_SLOTS	8
 #define SCTP_THIN_MAX_SLOTS	256	/* past it: thick by definition */
+#define SCTP_THIN_GUARD_WINDOW	32	/* packets, the guard's halving window */
+#define SCTP_THIN_GUARD_MIN	32	/* packets sent before the guard acts */
 
 enum {
 	SCTP_THIN_PKT_DEAD,		/* acked, lost or purged: tombstone */
@@ -47,6 +49,12 @@ struct sctp_thin_core {
 	u64 pkts_lost;		/* lifetime: packets declared lost */
 	u32 win_sent;		/* loss estimate: decaying window */
 	u32 win_lost;
+	u32 guard_sent;		/* congestion guard: decaying window of */
+	u32 guard_gone;		/* packets sent and TSNs given up */
+	u32 gone_mark;		/* highest TSN counted in guard_gone */
+	bool gone_marked;	/* gone_mark is valid */
+	bool congested;		/* guard: too many TSNs given up */
+	u32 guard;		/* guard threshold, SCTP_THIN_ONE = all, 0 = off */
 	u32 transitions;	/* thin <-> thick changes */
 };
 
@@ -72,5 +80,6 @@ const struct sctp_thin_pkt *
 sctp_thin_core_oldest(const struct sctp_thin_core *c, const void *transport);
 void sctp_thin_core_purge_transport(struct sctp_thin_core *c,
 				    const void *transport);
+void sctp_thin_core_timeout(struct sctp_thin_core *c, const void *transport);
 
 #endif /* __NET_SCTP_THIN_CORE_H__ */

@@ -24,7 +24,8 @@
 #define SCTP_THIN_LINEAR_TIMEOUTS	0x04	/* paper 5.3 */
 #define SCTP_THIN_FAST_RETRANSMIT	0x08	/* paper 5.4 */
 #define SCTP_THIN_LOSS_ESTIMATION	0x10	/* paper 5.1: detection uses loss */
-#define SCTP_THIN_ALL			0x1f
+#define SCTP_THIN_CONGESTION_GUARD	0x20	/* not thin while congested */
+#define SCTP_THIN_ALL			0x3f
 
 struct sctp_thin_params {
 	sctp_assoc_t	stp_assoc_id;	/* SCTP_{FUTURE,CURRENT,ALL}_ASSOC or id */
@@ -36,6 +37,7 @@ struct sctp_thin_params {
 /* sti_state bits */
 #define SCTP_THIN_STATE_THIN		0x01	/* detected as thin now */
 #define SCTP_THIN_STATE_SATURATED	0x02	/* list over cap or no memory */
+#define SCTP_THIN_STATE_CONGESTED	0x04	/* congestion guard holds it thick */
 
 #define SCTP_THIN_LOSS_ONE	65536	/* sti_lossrate fixed point 1.0 */
 
