@@ -64,8 +64,8 @@
 
 #define HDR_LEN		16
 #define MAX_MSG		65535
-#define MAX_ASSOCS	4096
-#define MAX_PORTS	4096
+#define MAX_ASSOCS	16384
+#define MAX_PORTS	16384
 #define NSEC		1000000000ull
 #define MSEC		1000000ull
 

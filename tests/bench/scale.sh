@@ -13,9 +13,12 @@
 # idle and every association up, per association.
 # SCALE_VARIANTS (default "stock thin", run in that order) and
 # SCALE_SYSCTLS ("key=value ..." set in the sender's namespace, e.g.
-# net.sctp.sndbuf_policy=1) vary the runs.  Once a second the sender's
-# queued bytes (sum of wmemq over its associations, /proc/net/sctp/assocs)
-# go to $n-$variant.wmem: "seconds bytes".
+# net.sctp.sndbuf_policy=1) vary the runs.  Once a second the sender
+# socket's queued bytes (wmemq of /proc/net/sctp/assocs: the socket's
+# sk_wmem_queued, repeated on each association's line) go to
+# $n-$variant.wmem: "seconds bytes".  SCALE_TRAFFIC (thin-gen
+# options, default "--profile anarchy-online") sets each association's
+# traffic, e.g. a lower rate for 10,000 associations.
 . "$(dirname "$0")/../kernel/lib.sh"
 GEN=$TOP/build/tools/thin-gen
 DUR=${SCALE_SECONDS:-30}
@@ -48,7 +51,7 @@ for n in ${SCALE_NS:-10 1000}; do
 		thin_wait_listen sctp "$port"
 		# shellcheck disable=SC2086
 		ip netns exec $S "$GEN" send --proto sctp --connect "10.0.2.1:$port" --assocs "$n" \
-			--style one-to-many --profile anarchy-online --duration "$DUR" --nodelay \
+			--style one-to-many ${SCALE_TRAFFIC:---profile anarchy-online} --duration "$DUR" --nodelay \
 			--drain 120 --connect-timeout 240 --progress 0 $thin \
 			>"$OUT/$n-$v.send.out" 2>&1 &
 		snd=$!
@@ -63,7 +66,7 @@ for n in ${SCALE_NS:-10 1000}; do
 		c0=$(thin_cpu_busy)
 		t=0
 		while kill -0 $snd 2>/dev/null; do
-			ip netns exec $S awk -v t=$t 'NR > 1 { q += $(NF - 2) } END { print t, q + 0 }' \
+			ip netns exec $S awk -v t=$t 'NR > 1 && $(NF - 2) > q { q = $(NF - 2) } END { print t, q + 0 }' \
 				/proc/net/sctp/assocs >>"$OUT/$n-$v.wmem"
 			sleep 1
 			t=$((t + 1))
