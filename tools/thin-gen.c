@@ -432,8 +432,20 @@ static int profile_stats(const struct profile *pr, long n, uint64_t seed,
 /* ------------------------------------------------------------------ */
 /* Options */
 
+#define MAX_PHASES	16
+
+/* --phases: the traffic changes over time (fairness part 3). */
+struct phase {
+	int size;
+	double interval, seconds;
+};
+
 struct opts {
 	int proto, one_to_many, assocs, size, dist, nodelay, sack_off;
+	int nphases;
+	struct phase phases[MAX_PHASES];
+	const char *state_log;
+	double state_every;
 	int thin_set, thin_strict, ports, expect, progress, tcp_thin;
 	unsigned int thin_flags, thin_rto_min, thin_lt_max, rto_min;
 	double interval, duration, drain, pareto_shape, connect_timeout;
@@ -578,8 +590,10 @@ struct sender {
 	int n, shared_fd, shared_blocked;
 	int *heap, nheap;
 	struct qfun qsize, qiat;
-	FILE *log;
+	FILE *log, *state;
 	uint64_t lag_sum, lag_max, lag_n, late, connect_ns;
+	int phase;		/* --phases: the current one */
+	uint64_t phase_end;	/* ns, CLOCK_MONOTONIC */
 	char buf[MAX_MSG];
 };
 
@@ -1032,10 +1046,67 @@ static void thin_summary(struct sender *s)
 	printf("congested_now=%u transitions=%llu\n", cong, v[7]);
 }
 
+/*
+ * --phases: move to phase k at mono.  Messages due later than one new
+ * interval come sooner, spread over the interval as at the start.
+ */
+static void phase_enter(struct sender *s, int k, uint64_t mono)
+{
+	const struct phase *p = &s->o->phases[k];
+	uint64_t iv = (uint64_t)(p->interval * MSEC);
+	int i;
+
+	s->phase = k;
+	s->phase_end += (uint64_t)(p->seconds * NSEC);
+	s->o->size = p->size;
+	s->o->interval = p->interval;
+	for (i = 0; i < s->n; i++)
+		if (s->a[i].due > mono + iv)
+			s->a[i].due = mono + iv * i / s->n;
+	for (i = s->nheap / 2 - 1; i >= 0; i--)
+		heap_down(s, i);
+	if (s->log)
+		fprintf(s->log, "# phase %d size=%d interval=%g from_ns=%llu\n", k,
+			p->size, p->interval, (unsigned long long)mono);
+}
+
+/*
+ * --state-log: one line per association, SCTP_THIN_INFO at t (ms since the
+ * start), to show thin/thick transitions over time.  Returns -1 (and stops
+ * sampling) when the option is not there: Debian's module.
+ */
+static int state_sample(struct sender *s, uint64_t t_ns)
+{
+	struct sctp_thin_info ti;
+	socklen_t l;
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		if (s->a[i].failed)
+			continue;
+		memset(&ti, 0, sizeof(ti));
+		ti.sti_assoc_id = s->o->one_to_many ? s->a[i].id : 0;
+		l = sizeof(ti);
+		if (getsockopt(s->a[i].fd, IPPROTO_SCTP, SCTP_THIN_INFO, &ti, &l)) {
+			fprintf(s->state, "# SCTP_THIN_INFO: %s\n", strerror(errno));
+			return -1;
+		}
+		fprintf(s->state, "%.1f %d %u %u %.4f %u %llu %llu %llu %llu %llu\n",
+			t_ns / 1e6, i, ti.sti_state, ti.sti_in_flight,
+			(double)ti.sti_lossrate / SCTP_THIN_LOSS_ONE, ti.sti_transitions,
+			(unsigned long long)ti.sti_pkts_sent,
+			(unsigned long long)ti.sti_pkts_lost,
+			(unsigned long long)ti.sti_timeouts,
+			(unsigned long long)ti.sti_fast_rtx,
+			(unsigned long long)s->a[i].msgs);
+	}
+	return 0;
+}
+
 static int do_send(struct opts *o)
 {
 	struct sender *s = calloc(1, sizeof(*s));
-	uint64_t t0, end, next_prog, wake, mono, drain_end;
+	uint64_t t0, end, next_prog, wake, mono, drain_end, next_state = 0;
 	unsigned long long msgs = 0, bytes = 0;
 	struct itimerspec its = { 0 };
 	struct pollfd *pfd;
@@ -1078,9 +1149,21 @@ static int do_send(struct opts *o)
 	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (tfd < 0)
 		die("timerfd_create: %s", strerror(errno));
+	if (o->state_log) {
+		s->state = open_log(o->state_log);
+		fprintf(s->state, "# thin-gen send state every %g ms\n", o->state_every);
+		fprintf(s->state, "# t_ms assoc state in_flight lossrate transitions %s\n",
+			"pkts_sent pkts_lost timeouts fast_rtx app_msgs");
+	}
 	t0 = now_ns(CLOCK_MONOTONIC);
 	end = t0 + (uint64_t)(o->duration * NSEC);
 	next_prog = t0 + (uint64_t)o->progress * NSEC;
+	if (s->state)
+		next_state = t0;
+	if (o->nphases) {
+		s->phase_end = t0;
+		phase_enter(s, 0, t0);
+	}
 	for (i = 0; i < s->n; i++) {
 		struct assoc *a = &s->a[i];
 
@@ -1096,6 +1179,13 @@ static int do_send(struct opts *o)
 		mono = now_ns(CLOCK_MONOTONIC);
 		if (mono >= end)
 			break;
+		while (o->nphases && s->phase + 1 < o->nphases && mono >= s->phase_end)
+			phase_enter(s, s->phase + 1, mono);
+		if (next_state && mono >= next_state) {
+			next_state += (uint64_t)(o->state_every * MSEC);
+			if (state_sample(s, mono - t0))
+				next_state = 0;
+		}
 		while (s->nheap && s->a[s->heap[0]].due <= mono) {
 			struct assoc *a = &s->a[s->heap[0]];
 
@@ -1122,6 +1212,10 @@ static int do_send(struct opts *o)
 			wake = s->a[s->heap[0]].due;
 		if (o->progress && next_prog < wake)
 			wake = next_prog;
+		if (next_state && next_state < wake)
+			wake = next_state;
+		if (o->nphases && s->phase + 1 < o->nphases && s->phase_end < wake)
+			wake = s->phase_end;
 		its.it_value.tv_sec = wake / NSEC;
 		its.it_value.tv_nsec = wake % NSEC;
 		timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
@@ -1185,6 +1279,8 @@ static int do_send(struct opts *o)
 		}
 	}
 
+	if (next_state)
+		state_sample(s, now_ns(CLOCK_MONOTONIC) - t0);
 	/* Drain: wait until everything is acknowledged. */
 	drain_end = now_ns(CLOCK_MONOTONIC) + (uint64_t)(o->drain * NSEC);
 	for (;;) {
@@ -1225,6 +1321,8 @@ static int do_send(struct opts *o)
 	       (unsigned long long)s->late);
 	if (s->log && fclose(s->log))
 		die("writing %s: %s", o->log, strerror(errno));
+	if (s->state && fclose(s->state))
+		die("writing %s: %s", o->state_log, strerror(errno));
 	if (o->one_to_many) {
 		close(s->shared_fd);
 	} else {
@@ -1539,6 +1637,32 @@ static int do_sink(struct opts *o)
 
 /* ------------------------------------------------------------------ */
 
+static double num(const char *s, const char *what, double lo, double hi);
+
+/* SIZE:MS:SECONDS[,SIZE:MS:SECONDS...] */
+static void parse_phases(struct opts *o, const char *arg)
+{
+	char buf[1024], *tok, *save = NULL, f[3][64];
+	struct phase *p;
+
+	if (strlen(arg) >= sizeof(buf))
+		die("--phases: too long");
+	snprintf(buf, sizeof(buf), "%s", arg);
+	o->nphases = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (o->nphases == MAX_PHASES)
+			die("--phases: at most %d phases", MAX_PHASES);
+		if (sscanf(tok, "%63[^:]:%63[^:]:%63s", f[0], f[1], f[2]) != 3)
+			die("--phases: '%s' is not SIZE:MS:SECONDS", tok);
+		p = &o->phases[o->nphases++];
+		p->size = num(f[0], "--phases size", HDR_LEN, MAX_MSG);
+		p->interval = num(f[1], "--phases interval", 0.01, 3600000);
+		p->seconds = num(f[2], "--phases seconds", 0.001, 1e6);
+	}
+	if (!o->nphases)
+		die("--phases: empty");
+}
+
 static void help_exit(int rc)
 {
 	size_t i;
@@ -1554,10 +1678,14 @@ static void help_exit(int rc)
 		"                [--thin-rto-min MS] [--thin-linear-max N] [--seed N] [--drain S]\n"
 		"                [--rto-min MS] [--tcp-thin]\n"
 		"                [--connect-timeout S] [--progress S]\n"
+		"                [--phases SIZE:MS:S,...] [--state-log FILE] [--state-every MS]\n"
 		"  thin-gen profile-stats --profile NAME|all [--samples N] [--seed N] [--check PCT]\n"
 		"     --check: averages within PCT %%, the table's 1/50/99 %% values at\n"
 		"     quantile 0.01/0.5/0.99 +- 0.0025/0.01/0.0025 of the samples\n"
 		"  thin-gen profiles\n"
+		"--phases: fixed sizes and intervals that change over time (instead of\n"
+		"  --size/--interval/--duration).  --state-log: SCTP_THIN_INFO of every\n"
+		"  association every --state-every MS (100).\n"
 		"FLAGS: a number (0x3f) or a list of rto_min,restart,linear,fr,loss,guard,all,none.\n"
 		"Without --thin the socket keeps the module's defaults (sysctls).\n"
 		"One-to-many: association i goes to PORT+i (sink --ports N).\n"
@@ -1595,13 +1723,15 @@ int main(int argc, char **argv)
 		{ "drain", 1, 0, 'D' }, { "progress", 1, 0, 'g' },
 		{ "pareto-shape", 1, 0, 'a' }, { "connect-timeout", 1, 0, 'w' },
 		{ "rto-min", 1, 0, 'r' }, { "tcp-thin", 0, 0, 'H' },
+		{ "phases", 1, 0, 'F' }, { "state-log", 1, 0, 'Y' },
+		{ "state-every", 1, 0, 'E' },
 		{ "help", 0, 0, 'h' }, { 0 }
 	};
 	struct opts o = {
 		.proto = -1, .assocs = 1, .size = 100, .interval = 250,
 		.duration = -1, .drain = 30, .pareto_shape = 1.5, .ports = 1,
 		.expect = 1, .progress = 5, .seed = 1, .samples = 100000,
-		.connect_timeout = 30,
+		.connect_timeout = 30, .state_every = 100,
 	};
 	const char *mode, *prof = NULL, *dist = NULL;
 	int c, have_size = 0, have_iv = 0, sink, send, pstats;
@@ -1720,6 +1850,15 @@ int main(int argc, char **argv)
 		case 'w':
 			o.connect_timeout = num(optarg, "--connect-timeout", 0.1, 3600);
 			break;
+		case 'F':
+			parse_phases(&o, optarg);
+			break;
+		case 'Y':
+			o.state_log = optarg;
+			break;
+		case 'E':
+			o.state_every = num(optarg, "--state-every", 1, 3600000);
+			break;
 		case 'h':
 			help_exit(0);
 			break;
@@ -1763,8 +1902,19 @@ int main(int argc, char **argv)
 		return do_sink(&o);
 	}
 
+	if (o.nphases) {
+		if (o.duration >= 0 || have_size || have_iv || dist || prof)
+			die("--phases sets sizes, intervals and the duration; drop the others");
+		o.duration = 0;
+		for (i = 0; i < (size_t)o.nphases; i++)
+			o.duration += o.phases[i].seconds;
+		o.size = o.phases[0].size;
+		o.interval = o.phases[0].interval;
+	}
 	if (o.duration < 0)
 		die("--duration S is required");
+	if (o.state_log && o.proto != P_SCTP)
+		die("--state-log is SCTP only");
 	if (o.proto == P_TCP && o.one_to_many)
 		die("--style one-to-many is SCTP only");
 	if (o.proto == P_TCP && o.thin_set) {

@@ -18,7 +18,14 @@
 # mechanism but linear timeouts, linear timeouts alone, every mechanism
 # with at most 2 linear timeouts in a row (all-lt2 has the guard).
 #
-# FAIR_PARTS (default "1 2") selects the parts.
+# Part 3: transitions over time.  One thin-sctp association (every
+# mechanism) whose rate climbs from thin to greedy and falls back
+# (FAIR_P3, thin-gen --phases, default 4, 16, 64 packets/s of 100 bytes,
+# greedy, 4 packets/s; FAIR_P3_SECONDS, default 20, each) against a greedy
+# stock stream; its SCTP_THIN_INFO sampled every 100 ms into
+# p3-thin.state.log (tools/plot-states.py draws it).
+#
+# FAIR_PARTS (default "1 2 3") selects the parts.
 # Writes $THIN_OUT/fairness/: sink logs (thin-gen), sender outputs, and
 # fairness.txt with one line per flow:
 #   part point variant flow bytes_per_s messages latency_mean_ms latency_p99_ms
@@ -54,13 +61,18 @@ flow() {
 		--sack-delay-off --duration $((DUR + 40)) --log "$OUT/$name.sink.log" --progress 0 \
 		>"$OUT/$name.sink.out" 2>&1 &
 	thin_wait_listen sctp "$port"
+	local d="--duration $DUR"
+
+	# --phases sets its own duration
+	case " $* " in *" --phases "*) d="" ;; esac
+	# shellcheck disable=SC2086
 	ip netns exec $S "$GEN" send --proto sctp --connect "10.0.2.1:$port" --assocs "$n" \
-		--duration "$DUR" --drain 1 --nodelay --progress 0 --connect-timeout 30 "$@" \
+		$d --drain 1 --nodelay --progress 0 --connect-timeout 30 "$@" \
 		>"$OUT/$name.send.out" 2>&1 &
 }
 
 port=8000
-parts=" ${FAIR_PARTS:-1 2} "
+parts=" ${FAIR_PARTS:-1 2 3} "
 if [ "${parts#* 1 }" != "$parts" ]; then
 	for rate in ${FAIR_RATES:-4 16 64 256} greedy; do
 		for v in stock thin; do
@@ -90,8 +102,8 @@ fi
 # Part 2: 50 thin + 50 stock thin streams, one run per variant of the
 # first group (FAIR_P2, "name:thin-gen options" separated by ";").  The
 # first variant, stock, is the reference: 50 stock vs 50 stock.
-[ "${parts#* 2 }" = "$parts" ] && exit 0
 IFS=';' read -r -a P2 <<<"${FAIR_P2:-stock:;all:--thin all;noguard:--thin rto_min,restart,linear,fr,loss;nolinear:--thin rto_min,restart,fr,loss;linear:--thin linear,loss;all-lt2:--thin all --thin-linear-max 2}"
+[ "${parts#* 2 }" = "$parts" ] && P2=()
 for var in "${P2[@]}"; do
 	v=${var%%:*}
 	opts=${var#*:}
@@ -113,4 +125,35 @@ for var in "${P2[@]}"; do
 		grep -h "thin-gen send: thin:" "$OUT/p2-$v-$g.send.out" | sed "s/^/# $v-$g: /"
 	done
 done
+
+# Part 3: one association from thin to greedy and back.
+if [ "${parts#* 3 }" != "$parts" ]; then
+	ps=${FAIR_P3_SECONDS:-20}
+	phases=${FAIR_P3:-100:250:$ps,100:62.5:$ps,100:15.625:$ps,1400:1:$ps,100:250:$ps}
+	total=$(echo "$phases" | tr , '\n' | awk -F: '{ t += $3 } END { printf "%d", t }')
+	save=$DUR
+	DUR=$total
+	port=$((port + 300))
+	t0=$(date +%s%N)
+	flow p3-thin $port 1 --thin all --phases "$phases" --state-log "$OUT/p3-thin.state.log" \
+		--log "$OUT/p3-thin.send.log"
+	flow p3-greedy $((port + 1)) 1 --size 1400 --interval 1
+	wait
+	DUR=$save
+	# per phase: goodput and latency of both flows, samples thin
+	a=$t0
+	k=0
+	for ph in $(echo "$phases" | tr , ' '); do
+		b=$((a + ${ph##*:} * 1000000000))
+		thin=$(awk -v a="$(( (a - t0) / 1000000 ))" -v b="$(( (b - t0) / 1000000 ))" \
+			'!/^#/ && $1 >= a && $1 < b { n++; t += $3 % 2; f += $4 }
+			 END { if (n) printf "%.2f %.1f", t / n, f / n; else print "0 0" }' \
+			"$OUT/p3-thin.state.log")
+		echo "3 phase$k-$ph thin test $(summ "$OUT/p3-thin.sink.log" $a $b) $thin" | tee -a "$res"
+		echo "3 phase$k-$ph thin greedy $(summ "$OUT/p3-greedy.sink.log" $a $b)" | tee -a "$res"
+		a=$b
+		k=$((k + 1))
+	done
+	grep -h "thin-gen send: thin:" "$OUT/p3-thin.send.out" | sed "s/^/# p3: /"
+fi
 ip netns exec $E tc -s qdisc show dev e1 | sed 's/^/# bottleneck: /'
