@@ -41,6 +41,7 @@ cell below RESULTS_DIR and writes matrix.md, matrix.json and matrix.png.
 import glob
 import json
 import os
+import re
 import struct
 import sys
 from decimal import Decimal
@@ -426,8 +427,19 @@ def params(cell):
     return p
 
 
+def cell_key(path):
+    """rtt<R>-<loss>-<interval>: numeric RTT and interval order (rtt50
+    before rtt200), then the loss name."""
+    m = re.match(r"rtt(\d+)-(\w+)-(\w+)$", os.path.basename(path))
+    if not m:
+        return (1, 0, "", 0, os.path.basename(path))
+    iv = m.group(3)
+    return (0, int(m.group(1)), m.group(2), int(iv) if iv.isdigit() else 1 << 30, iv)
+
+
 def matrix(root):
-    cells = sorted(os.path.dirname(f) for f in glob.glob(os.path.join(root, "*", "variants.txt")))
+    cells = sorted((os.path.dirname(f) for f in glob.glob(os.path.join(root, "*", "variants.txt"))),
+                   key=cell_key)
     rows, md = [], ["| cell | variant | msgs | mean | p99 | max | >%d ms | rtx TO/FR/B | spurious | overhead | capture |" % LATE_MS,
                     "|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in cells:

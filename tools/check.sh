@@ -24,5 +24,28 @@ else
 	echo "not ok - thin-gen profiles"
 	fail=$((fail + 1))
 fi
+# thin-web on loopback: every byte the server sent arrives, and the sizes
+# follow the paper's Pareto (minimum 1000 bytes, median 1000 * 2^(1/a)).
+W=$TOP/build/tools/thin-web
+port=$((20000 + $$ % 20000))
+"$W" server --listen 127.0.0.1:$port --duration 6 >"$TOP/build/tools/web-server.out" 2>&1 &
+sleep 0.3
+"$W" client --connect 127.0.0.1:$port --duration 3 --log "$TOP/build/tools/web.log" \
+	>"$TOP/build/tools/web-client.out" 2>&1
+wait
+if awk '/^thin-web client/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); c[kv[1]] = kv[2] } }
+	/^thin-web server/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); s[kv[1]] = kv[2] } }
+	END { exit !(c["completed"] > 100 && c["failed"] == 0 && c["bytes"] == s["bytes"]) }' \
+	"$TOP/build/tools/web-client.out" "$TOP/build/tools/web-server.out" &&
+	awk '!/^#/ { print $3, $5 }' "$TOP/build/tools/web.log" | sort -n |
+	awk '{ n++; v[n] = $1; if ($1 < 1000 || $2 != 1) bad++ }
+	END { m = v[int(n / 2)]; exit !(n > 100 && !bad && m > 1500 && m < 2300) }'; then
+	echo "ok - thin-web: $(cat "$TOP/build/tools/web-client.out")"
+	pass=$((pass + 1))
+else
+	cat "$TOP/build/tools/web-client.out" "$TOP/build/tools/web-server.out"
+	echo "not ok - thin-web on loopback"
+	fail=$((fail + 1))
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

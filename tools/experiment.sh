@@ -4,7 +4,7 @@
 # Experiment runner: a matrix of network conditions x variants, in the
 # test VM (tests/vm/run), analysed by tools/analyze.py.
 #
-#   tools/experiment.sh [--name N] [--rtt "100"] [--loss "u1 u5 ge"]
+#   tools/experiment.sh [--name N] [--rtt "100"] [--loss "u1 u5 ge web"]
 #                       [--interval "250"] [--seconds 60] [--assocs 10]
 #                       [--variants "..."] [--full]
 #
@@ -13,9 +13,12 @@
 # Variants that do not need our module (stock, rto200, tcp, tcp-thin) run
 # in a VM with Debian's own sctp module; the thin ones (rtomin, linear,
 # restart, fr, all, and off = our module with every mechanism off) in a
-# VM with ours.  --full is the whole matrix of the issue: RTT
-# {0 50 100 200 250 400} x loss {u1 u5 ge} x interval {50 100 150 200
-# 250}: 90 cells, about 2 x 90 x (seconds + 15 s) under TCG.
+# VM with ours.  Losses: u1, u5 (uniform %), ge (Gilbert-Elliott bursts),
+# web (congestion from web-like cross traffic, tools/thin-web, through a
+# 10 Mbit/s bottleneck; see tests/exp/guest-exp.sh).  --full is the whole
+# matrix of the issue: RTT {0 50 100 200 250 400} x loss {u1 u5 ge web} x
+# interval {50 100 150 200 250}: 120 cells, about 2 x 120 x (seconds +
+# 15 s) under TCG.
 # Results: results/<date>-<name>/<cell>/ and matrix.md / matrix.json.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,7 +34,7 @@ while [ $# -gt 0 ]; do
 	--seconds) dur=$2; shift ;;
 	--assocs) assocs=$2; shift ;;
 	--variants) variants=$2; shift ;;
-	--full) rtts="0 50 100 200 250 400" losses="u1 u5 ge" ivals="50 100 150 200 250" ;;
+	--full) rtts="0 50 100 200 250 400" losses="u1 u5 ge web" ivals="50 100 150 200 250" ;;
 	*) echo "usage: see the head of $0" >&2; exit 2 ;;
 	esac
 	shift

@@ -11,8 +11,11 @@
 #
 # LOSS: u<P> uniform P % on the data direction (u1, u5), ge (Gilbert-
 # Elliott on the data direction, p 1 %, r 25 %, loss 100 % in the bad
-# state: mean 3.8 % in bursts of 4), none.  The reverse direction only
-# delays.  INTERVAL: ms, or a profile name (wow, anarchy-online, ...).
+# state: mean 3.8 % in bursts of 4), web (congestion from web-like
+# cross traffic, the paper's section 6.2: tools/thin-web, 81 clients
+# fetching Pareto-sized transfers through a 10 Mbit/s bottleneck with a
+# 100-packet queue; losses are the queue's drops), none.  The reverse
+# direction only delays.  INTERVAL: ms, or a profile name (wow, ...).
 #
 # VARIANT (per socket, so that all share the network conditions):
 #   stock     SCTP with the module's defaults (RTO.Min 1000 ms)
@@ -20,6 +23,7 @@
 #             can do today with net.sctp.rto_min, without us)
 #   rtomin linear restart fr   one thin mechanism (SCTP_THIN, + loss est.)
 #   all       every thin mechanism
+#   noguard   every thin mechanism but the congestion guard
 #   off       thin-sctp module, SCTP_THIN with no mechanism (control)
 #   tcp       TCP (RACK-TLP, Debian defaults)
 #   tcp-thin  TCP with TCP_THIN_LINEAR_TIMEOUTS
@@ -34,16 +38,34 @@ out=$1 rtt=$2 loss=$3 ival=$4 dur=$5
 shift 5
 mkdir -p "$out"
 d=$((rtt / 2))
+tag=${EXP_TAG:-}
 thin_lab_up "$d"
 trap thin_lab_down EXIT
 case "$loss" in
 none) lopt="" ;;
 u*) lopt="loss ${loss#u}%" ;;
 ge) lopt="loss gemodel 1% 25% 100% 0%" ;;
+web)
+	# netem's limit counts the packets in its delay line too: at 10
+	# Mbit/s of 1500-byte packets, 5/6 of a packet per ms of delay.
+	lopt="rate 10mbit"
+	limit=$((100 + d * 5 / 6))
+	;;
 *) echo "guest-exp: unknown loss $loss" >&2; exit 2 ;;
 esac
 # shellcheck disable=SC2086
-thin_lab_netem fwd delay "${d}ms" $lopt limit 10000
+thin_lab_netem fwd delay "${d}ms" $lopt limit "${limit:-10000}"
+if [ "$loss" = web ]; then
+	WEB=$TOP/build/tools/thin-web
+	ip netns exec $S "$WEB" server --listen 10.0.1.1:6000 --duration $((dur + 600)) \
+		>"$out/web-server$tag.out" 2>&1 &
+	sleep 1
+	ip netns exec $R "$WEB" client --connect 10.0.1.1:6000 --duration $((dur + 240)) \
+		--seed "${EXP_SEED:-1}" --log "$out/web$tag.log" >"$out/web$tag.out" 2>&1 &
+	WEBPID=$!
+	# let the queue fill before the thin streams start
+	sleep 5
+fi
 thin_sysctls_off
 ip netns exec $S sysctl -q -w net.ipv4.tcp_thin_linear_timeouts=0
 
@@ -51,7 +73,6 @@ case "$ival" in
 [0-9]*) traffic="--size ${EXP_SIZE:-100} --interval $ival" ;;
 *) traffic="--profile $ival" ;;
 esac
-tag=${EXP_TAG:-}
 # 512 bytes hold the headers and the first chunks; a small snap length and
 # a 16 MB buffer keep tcpdump from dropping packets under TCG.
 ip netns exec $S tcpdump -i s0 -n -s 512 -B 16384 -U -w "$out/snd$tag.pcap" sctp 2>"$out/snd$tag.tcpdump" &
@@ -71,6 +92,7 @@ for v in "$@"; do
 	fr) port=7060 opt="--thin fr,loss" ;;
 	all) port=7070 opt="--thin all" ;;
 	off) port=7080 opt="--thin none" ;;
+	noguard) port=7110 opt="--thin rto_min,restart,linear,fr,loss" ;;
 	tcp) port=7090 proto=tcp ;;
 	tcp-thin) port=7100 proto=tcp opt="--tcp-thin" ;;
 	*) echo "guest-exp: unknown variant $v" >&2; exit 2 ;;
@@ -89,12 +111,24 @@ for v in "$@"; do
 		--progress 0 >"$out/$v.send.out" 2>&1 &
 	SEND[$v]=$!
 done
+ip netns exec $E tc -s qdisc show dev e1 >"$out/bottleneck$tag.q0"
 rc=0
 for v in "$@"; do
 	wait "${SEND[$v]}" || rc=1
 	wait "${SINK[$v]}" || rc=1
 	echo "exp: $v: $(grep -h 'latency ms' "$out/$v.sink.out")"
 done
+ip netns exec $E tc -s qdisc show dev e1 >"$out/bottleneck$tag.q1"
+# the bottleneck's drops while the variants ran (all traffic)
+cat "$out/bottleneck$tag.q0" "$out/bottleneck$tag.q1" | awk '/Sent/ { s[n] = $4; d[n] = $7 + 0; n++ }
+	END { printf "bottleneck: sent=%d dropped=%d drop_pct=%.2f\n", s[1] - s[0], d[1] - d[0],
+		100 * (d[1] - d[0]) / (s[1] - s[0] + d[1] - d[0] + (s[1] == s[0])) }' |
+	tee "$out/bottleneck$tag.txt"
+if [ -n "${WEBPID:-}" ]; then
+	kill -INT "$WEBPID" 2>/dev/null
+	wait "$WEBPID"
+	echo "exp: cross traffic: $(cat "$out/web$tag.out")"
+fi
 sleep 1
 ip netns pids $S | xargs -r kill -INT 2>/dev/null
 ip netns pids $R | xargs -r kill -INT 2>/dev/null
