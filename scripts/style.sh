@@ -8,7 +8,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 CP="perl $TREE/scripts/checkpatch.pl --strict --no-tree --quiet --show-types --ignore FILE_PATH_CHANGES"
 cd "$TOP" || exit 1
 fail=0 n=0
-for f in net/sctp/*.c net/sctp/*.h include/net/sctp/*.h include/uapi/linux/*.h tools/*.c tests/unit/*.c tests/unit/*.h; do
+for f in net/sctp/*.c net/sctp/*.h include/net/sctp/*.h include/uapi/linux/*.h tools/*.c tools/qemu/*.c tools/qemu/*.h tests/unit/*.c tests/unit/*.h; do
 	[ -f "$f" ] || continue
 	n=$((n + 1))
 	extra=""

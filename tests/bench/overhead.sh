@@ -11,6 +11,7 @@
 # order, so drift in the guest hits each alike.  Writes $THIN_OUT/overhead.txt, one line per run:
 #   variant rep bytes seconds mbit_s cpu_ns_per_byte
 . "$(dirname "$0")/../kernel/lib.sh"
+MARK=$TOP/build/tools/thin-mark
 MB=${BENCH_MB:-40}
 REPS=${BENCH_REPS:-5}
 SIZE=1400
@@ -48,11 +49,14 @@ for r in $(seq 1 "$REPS"); do
 		ip netns exec ${ns}r "$BIN/thin-send" recv $port 300 &
 		rp=$!
 		sleep 0.5
+		# a mark for tools/qemu/thin-insn.so (BENCH_INSN=1), else a no-op
+		"$MARK"
 		c0=$(thin_cpu_busy)
 		t0=$(date +%s%N)
 		ip netns exec ${ns}s "$BIN/thin-send" send 10.9.0.2 $port -b -n $N -s $SIZE -w 120000 >"$THIN_OUT/bench-$v-$r.out" 2>&1
 		t1=$(date +%s%N)
 		c1=$(thin_cpu_busy)
+		"$MARK"
 		kill $rp 2>/dev/null
 		wait $rp 2>/dev/null
 		un=$(sed -n 's/^unacked=//p' "$THIN_OUT/bench-$v-$r.out")
