@@ -223,6 +223,13 @@ static void t_guard(void)
 	      "lost after 3 indications: given up");
 	sctp_thin_core_sack(&c, 6, NULL, 0);
 	CHECK(!c.gone_marked, "mark forgotten once the cumulative ack passes it");
+	for (i = 7; i <= 9; i++)
+		sctp_thin_core_sent(&c, i, 0, &A, 0);
+	sctp_thin_core_timeout(&c, &A);
+	CHECK(c.guard_gone == 4 && c.in_flight == 0,
+	      "a timeout with 3 packets in flight: one loss event");
+	sctp_thin_core_sent(&c, 8, 0, &A, 0);	/* T3 retransmission */
+	CHECK(c.guard_gone == 4, "its retransmission supersedes nothing live");
 	sctp_thin_core_destroy(&c);
 }
 

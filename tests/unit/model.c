@@ -174,12 +174,16 @@ void pair_purge(struct pair *t, const void *tp)
 void pair_timeout(struct pair *t, const void *tp)
 {
 	size_t i;
+	bool first = true;
 
 	sctp_thin_core_timeout(&t->core, tp);
+	/* one loss event per expiry: the oldest packet of the path */
 	for (i = 0; i < t->m.n; i++)
 		if (t->m.p[i].live && t->m.p[i].tp == tp) {
 			t->m.p[i].live = false;
-			m_gone(&t->m, t->m.p[i].tsn);
+			if (first)
+				m_gone(&t->m, t->m.p[i].tsn);
+			first = false;
 		}
 }
 
