@@ -593,6 +593,7 @@ struct sender {
 	FILE *log, *state;
 	uint64_t lag_sum, lag_max, lag_n, late, connect_ns;
 	int phase;		/* --phases: the current one */
+	int greedy;		/* its interval is 0: as fast as the socket takes */
 	uint64_t phase_end;	/* ns, CLOCK_MONOTONIC */
 	char buf[MAX_MSG];
 };
@@ -1047,8 +1048,11 @@ static void thin_summary(struct sender *s)
 }
 
 /*
- * --phases: move to phase k at mono.  Messages due later than one new
- * interval come sooner, spread over the interval as at the start.
+ * --phases: move to phase k at mono.  The associations start the new
+ * interval afresh, spread over it as at the start.  Interval 0 is greedy:
+ * a new message whenever the association's previous one is in the socket
+ * (the socket's buffer is the only queue, so no backlog outlives the
+ * phase).
  */
 static void phase_enter(struct sender *s, int k, uint64_t mono)
 {
@@ -1060,9 +1064,9 @@ static void phase_enter(struct sender *s, int k, uint64_t mono)
 	s->phase_end += (uint64_t)(p->seconds * NSEC);
 	s->o->size = p->size;
 	s->o->interval = p->interval;
+	s->greedy = p->interval == 0;
 	for (i = 0; i < s->n; i++)
-		if (s->a[i].due > mono + iv)
-			s->a[i].due = mono + iv * i / s->n;
+		s->a[i].due = mono + iv * i / s->n;
 	for (i = s->nheap / 2 - 1; i >= 0; i--)
 		heap_down(s, i);
 	if (s->log)
@@ -1186,7 +1190,16 @@ static int do_send(struct opts *o)
 			if (state_sample(s, mono - t0))
 				next_state = 0;
 		}
-		while (s->nheap && s->a[s->heap[0]].due <= mono) {
+		for (i = 0; s->greedy && i < s->n; i++) {
+			struct assoc *a = &s->a[i];
+			int k;
+
+			for (k = 0; k < 64 && !a->failed && !a->qlen; k++) {
+				a->due = mono;
+				gen_msg(s, a, mono);
+			}
+		}
+		while (!s->greedy && s->nheap && s->a[s->heap[0]].due <= mono) {
 			struct assoc *a = &s->a[s->heap[0]];
 
 			if (a->due >= end)
@@ -1208,8 +1221,11 @@ static int do_send(struct opts *o)
 			next_prog += (uint64_t)o->progress * NSEC;
 		}
 		wake = end;
-		if (s->nheap && s->a[s->heap[0]].due < wake)
+		if (!s->greedy && s->nheap && s->a[s->heap[0]].due < wake)
 			wake = s->a[s->heap[0]].due;
+		for (i = 0; s->greedy && i < s->n; i++)
+			if (!s->a[i].failed && !s->a[i].qlen)
+				wake = mono;	/* the socket took them all: more */
 		if (o->progress && next_prog < wake)
 			wake = next_prog;
 		if (next_state && next_state < wake)
@@ -1656,7 +1672,9 @@ static void parse_phases(struct opts *o, const char *arg)
 			die("--phases: '%s' is not SIZE:MS:SECONDS", tok);
 		p = &o->phases[o->nphases++];
 		p->size = num(f[0], "--phases size", HDR_LEN, MAX_MSG);
-		p->interval = num(f[1], "--phases interval", 0.01, 3600000);
+		p->interval = num(f[1], "--phases interval", 0, 3600000);
+		if (p->interval > 0 && p->interval < 0.01)
+			die("--phases: interval 0 (greedy) or at least 0.01 ms");
 		p->seconds = num(f[2], "--phases seconds", 0.001, 1e6);
 	}
 	if (!o->nphases)
@@ -1684,7 +1702,8 @@ static void help_exit(int rc)
 		"     quantile 0.01/0.5/0.99 +- 0.0025/0.01/0.0025 of the samples\n"
 		"  thin-gen profiles\n"
 		"--phases: fixed sizes and intervals that change over time (instead of\n"
-		"  --size/--interval/--duration).  --state-log: SCTP_THIN_INFO of every\n"
+		"  --size/--interval/--duration); interval 0: greedy (a message whenever\n"
+		"  the socket takes one).  --state-log: SCTP_THIN_INFO of every\n"
 		"  association every --state-every MS (100).\n"
 		"FLAGS: a number (0x3f) or a list of rto_min,restart,linear,fr,loss,guard,all,none.\n"
 		"Without --thin the socket keeps the module's defaults (sysctls).\n"

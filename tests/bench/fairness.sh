@@ -21,7 +21,8 @@
 # Part 3: transitions over time.  One thin-sctp association (every
 # mechanism) whose rate climbs from thin to greedy and falls back
 # (FAIR_P3, thin-gen --phases, default 4, 16, 64 packets/s of 100 bytes,
-# greedy, 4 packets/s; FAIR_P3_SECONDS, default 20, each) against a greedy
+# greedy (1400-byte messages as fast as the socket takes them), 4
+# packets/s; FAIR_P3_SECONDS, default 20, each) against a greedy
 # stock stream; its SCTP_THIN_INFO sampled every 100 ms into
 # p3-thin.state.log (tools/plot-states.py draws it).
 #
@@ -129,7 +130,7 @@ done
 # Part 3: one association from thin to greedy and back.
 if [ "${parts#* 3 }" != "$parts" ]; then
 	ps=${FAIR_P3_SECONDS:-20}
-	phases=${FAIR_P3:-100:250:$ps,100:62.5:$ps,100:15.625:$ps,1400:1:$ps,100:250:$ps}
+	phases=${FAIR_P3:-100:250:$ps,100:62.5:$ps,100:15.625:$ps,1400:0:$ps,100:250:$ps}
 	total=$(echo "$phases" | tr , '\n' | awk -F: '{ t += $3 } END { printf "%d", t }')
 	save=$DUR
 	DUR=$total
