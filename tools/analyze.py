@@ -31,13 +31,15 @@ of its chunks).  Each retransmission gets a cause, by these heuristics:
   retransmissions count as spurious (loss happens before the receiver's
   interface, so every copy that arrives there is a delivered copy).
 
-TCP variants get application latency only: their captures are not taken.
+TCP variants (captured on ports 7090-7100): the same per message, a
+message being the byte range thin-gen wrote; see tcp_view().
 Output: analysis.json, analysis.md, cdf.png (CDF and, on a log scale, the
 tail as in the paper's Fig. 13), fig8.png (latency by 1st/2nd/3rd
 retransmission, Fig. 8), fig9.png (causes and spurious shares, Fig. 9),
 overhead.png (IP bytes sent per payload byte).  --matrix analyses every
 cell below RESULTS_DIR and writes matrix.md, matrix.json and matrix.png.
 """
+import bisect
 import glob
 import json
 import os
@@ -228,12 +230,171 @@ def sctp_view(cell, ports, fr_window_ns):
     return view, arrival
 
 
+def tcp_packets(pattern):
+    """TCP segments of the captures, by time: (time_ns, sport, dport,
+    ip_len, seq, ack, flags, payload length, SACK blocks, payload bytes
+    captured)."""
+    out = []
+    for fn in sorted(glob.glob(pattern)):
+        with open(fn, "rb") as f:
+            try:
+                rd = dpkt.pcap.Reader(f)
+            except (ValueError, dpkt.NeedData):
+                continue
+            for ts, buf in rd:
+                try:
+                    ip = dpkt.ethernet.Ethernet(buf).data
+                except (dpkt.UnpackError, dpkt.NeedData):
+                    continue
+                if not isinstance(ip, dpkt.ip.IP) or ip.p != 6:
+                    continue
+                raw = bytes(ip.data) if not isinstance(ip.data, bytes) else ip.data
+                if len(raw) < 20:
+                    continue
+                sport, dport, seq, ack, off, flags = struct.unpack_from("!HHIIBB", raw, 0)
+                hl = (off >> 4) * 4
+                sack = []
+                o = 20
+                while o < min(hl, len(raw)):
+                    kind = raw[o]
+                    if kind == 0:
+                        break
+                    if kind == 1:
+                        o += 1
+                        continue
+                    if o + 1 >= len(raw) or raw[o + 1] < 2:
+                        break
+                    ln = raw[o + 1]
+                    if kind == 5:
+                        sack += [struct.unpack_from("!II", raw, o + 2 + 8 * i)
+                                 for i in range((ln - 2) // 8) if o + 10 + 8 * i <= len(raw)]
+                    o += ln
+                plen = ip.len - (ip.hl * 4) - hl
+                t = int(ts * 1000000000) if isinstance(ts, Decimal) else int(round(ts * 1e9))
+                out.append((t, sport, dport, ip.len, seq, ack, flags, max(plen, 0), sack,
+                            raw[hl:]))
+    out.sort(key=lambda p: p[0])
+    return out
+
+
+def tcp_view(cell, ports, sizes, fr_window_ns):
+    """The sctp_view of TCP variants.  A message is keyed by its
+    connection and the stream offset of its last byte; the connection's
+    association index comes from thin-gen's header in its first bytes, its
+    message offsets from the sizes in the send log (sizes[port][idx], in
+    sequence order).  A retransmission (a segment with bytes sent before)
+    is FR when the last ACK before it, at most fr_window_ns earlier,
+    reported the bytes missing by SACK (or was a duplicate ACK for them),
+    else TO (a timer: RTO or tail loss probe); other messages in the same
+    segment are B.  Spurious as for SCTP, from the receiver's capture."""
+    snd = tcp_packets(os.path.join(cell, "snd*.pcap"))
+    rcv = tcp_packets(os.path.join(cell, "rcv*.pcap"))
+    isn, idx_of, ends = {}, {}, {}
+    view = {p: {"tx": {}, "msg": {}, "rtx": [], "ip_bytes": 0, "data_pkts": 0}
+            for p in ports}
+
+    def msgs_in(conn, a, b):
+        """(sequence, offset of the last byte) of the messages that end
+        inside [a, b)."""
+        e = ends.get(conn)
+        if e is None:
+            return []
+        i = bisect.bisect_left(e, a)
+        j = bisect.bisect_left(e, b)
+        return list(zip(range(i, j), e[i:j]))
+
+    def learn(conn, port, off, payload):
+        if conn in idx_of or off != 0 or len(payload) < 8:
+            return
+        _ln, idx, _seq = struct.unpack_from("<HHI", payload, 0)
+        idx_of[conn] = idx
+        acc, e = 0, []
+        for size in sizes.get(port, {}).get(idx, []):
+            acc += size
+            e.append(acc - 1)
+        ends[conn] = e
+
+    last_ack = {}
+    for t, sport, dport, ip_len, seq, ack, flags, plen, sack, payload in snd:
+        if sport in ports:              # an ACK from the receiver
+            conn = (dport, sport)
+            if conn in isn:
+                prev = last_ack.get(conn)
+                dup = prev is not None and prev[1] == ack and plen == 0
+                last_ack[conn] = (t, ack, sack, dup)
+            continue
+        if dport not in ports:
+            continue
+        conn = (sport, dport)
+        if flags & 0x02:                # SYN
+            isn[conn] = seq
+            continue
+        if conn not in isn or plen == 0:
+            continue
+        vw = view[dport]
+        off = (seq - isn[conn] - 1) & 0xffffffff
+        learn(conn, dport, off, payload)
+        vw["data_pkts"] += 1
+        vw["ip_bytes"] += ip_len
+        rtx_here = []
+        for mseq, end in msgs_in(conn, off, off + plen):
+            key = (conn, end)
+            n = vw["tx"].get(key, 0) + 1
+            vw["tx"][key] = n
+            if n == 1:
+                vw["msg"][(conn, idx_of[conn], mseq)] = [end]
+            else:
+                rtx_here.append((end, n))
+        if not rtx_here:
+            continue
+        la = last_ack.get(conn)
+        fr = False
+        if la is not None and t - la[0] <= fr_window_ns:
+            una = (la[1] - isn[conn] - 1) & 0xffffffff
+            blocks = [((l - isn[conn] - 1) & 0xffffffff, (r - isn[conn] - 1) & 0xffffffff)
+                      for l, r in la[2]]
+            first = rtx_here[0][0]
+            inside = any(l <= first < r for l, r in blocks)
+            above = any(l > first for l, _r in blocks)
+            fr = first >= una and not inside and (above or la[3])
+        for k, (end, n) in enumerate(rtx_here):
+            cause = ("FR" if fr else "TO") if k == 0 else "B"
+            vw["rtx"].append({"assoc": conn, "tsn": end, "n": n - 1, "cause": cause,
+                              "spurious": False, "t": t})
+    arrival, arrivals = {}, {}
+    for t, sport, dport, _l, seq, _a, flags, plen, _s, _p in rcv:
+        conn = (sport, dport)
+        if dport not in ports or conn not in isn or plen == 0:
+            continue
+        off = (seq - isn[conn] - 1) & 0xffffffff
+        for _mseq, end in msgs_in(conn, off, off + plen):
+            k = (conn, end)
+            arrival.setdefault(k, t)
+            arrivals[k] = arrivals.get(k, 0) + 1
+    for vw in view.values():
+        for x in vw["rtx"]:
+            k = (x["assoc"], x["tsn"])
+            x["spurious"] = x["n"] > vw["tx"][k] - 1 - (arrivals.get(k, 1) - 1)
+    return view, arrival
+
+
 def analyze(cell, out=None, fr_window_ms=10.0):
     out = out or cell
     os.makedirs(out, exist_ok=True)
     variants = read_variants(cell)
     sctp_ports = {v["port"] for v in variants.values() if v["proto"] == "sctp"}
     view, arrival = sctp_view(cell, sctp_ports, fr_window_ms * 1e6)
+    tcp_ports = {v["port"] for v in variants.values() if v["proto"] == "tcp"}
+    sizes = {}
+    for name, v in variants.items():
+        if v["proto"] == "tcp":
+            per = sizes.setdefault(v["port"], {})
+            for a, _s, z, _t in sorted(read_log(os.path.join(cell, name + ".send.log"), 4),
+                                       key=lambda x: (x[0], x[1])):
+                per.setdefault(a, []).append(z)
+    tview, tarrival = tcp_view(cell, tcp_ports, sizes, fr_window_ms * 1e6)
+    view.update(tview)
+    arrival.update(tarrival)
     res = {"cell": os.path.basename(os.path.normpath(cell)), "fr_window_ms": fr_window_ms,
            "variants": {}}
     per_msg = {}
@@ -247,7 +408,7 @@ def analyze(cell, out=None, fr_window_ms=10.0):
              "app_latency_ms": lat_stats(list(app.values())),
              "payload_bytes": int(sum(z for _a, _s, z, _t in sent))}
         msgs = []
-        if v["proto"] == "sctp":
+        if v["port"] in view and view[v["port"]]["data_pkts"]:
             vw = view[v["port"]]
             for (assoc, idx, seq), tsns in vw["msg"].items():
                 k = (idx, seq)
@@ -308,7 +469,7 @@ def table(res):
     for n in order(res["variants"]):
         r = res["variants"][n]
         a = r["app_latency_ms"]
-        if r["proto"] == "sctp":
+        if "causes" in r:
             tot = {c: sum(d[c]["count"] for d in r["causes"].values()) for c in CAUSES}
             rt = "%d/%d/%d" % (tot["TO"], tot["FR"], tot["B"])
             sp = str(r["spurious"])
@@ -325,7 +486,7 @@ def table(res):
               "| variant | 1st | 2nd | 3rd |", "|---|---|---|---|"]
     for n in order(res["variants"]):
         r = res["variants"][n]
-        if r["proto"] != "sctp":
+        if "latency_by_retransmission" not in r:
             continue
         cells = []
         for k in ("1", "2", "3"):
@@ -358,7 +519,7 @@ def plots(res, per_msg, out):
     fig.savefig(os.path.join(out, "cdf.png"), dpi=90)
     plt.close(fig)
 
-    sn = [n for n in names if res["variants"][n]["proto"] == "sctp"]
+    sn = [n for n in names if "causes" in res["variants"][n]]
     fig, ax = plt.subplots(1, 3, figsize=(14, 4.5), sharey=True)
     for i, k in enumerate((1, 2, 3)):
         data = [[m["app"] for m in per_msg[n][1] if m["tx"] == k + 1 and m["app"] is not None]
@@ -450,7 +611,7 @@ def matrix(root):
             a = r["app_latency_ms"]
             row = dict(p, cell=res["cell"], variant=n, mean=a.get("mean"), p99=a.get("p99"),
                        max=a.get("max"), late_pct=a.get("late_pct"))
-            if r["proto"] == "sctp":
+            if "causes" in r:
                 tot = {x: sum(d[x]["count"] for d in r["causes"].values()) for x in CAUSES}
                 row.update(causes=tot, spurious=r["spurious"], overhead=r["overhead"],
                            capture=r["capture_complete"])

@@ -15,7 +15,8 @@
 # restart, fr, all, and off = our module with every mechanism off) in a
 # VM with ours.  Losses: u1, u5 (uniform %), ge (Gilbert-Elliott bursts),
 # web (congestion from web-like cross traffic, tools/thin-web, through a
-# 10 Mbit/s bottleneck; see tests/exp/guest-exp.sh).  --full is the whole
+# 10 Mbit/s bottleneck; EXP_WEB_CLIENTS sets its load, default 81 as in
+# the paper; see tests/exp/guest-exp.sh).  --full is the whole
 # matrix of the issue: RTT {0 50 100 200 250 400} x loss {u1 u5 ge web} x
 # interval {50 100 150 200 250}: 120 cells, about 2 x 120 x (seconds +
 # 15 s) under TCG.
@@ -56,7 +57,7 @@ make -s modules tests >"$res/build.log" 2>&1 || { tail -n 20 "$res/build.log"; e
 	echo "name=$name"
 	echo "cells=$cells"
 	echo "variants=$variants"
-	echo "seconds=$dur assocs=$assocs"
+	echo "seconds=$dur assocs=$assocs web_clients=${EXP_WEB_CLIENTS:-81}"
 	echo "thin-sctp=$(git describe --always --dirty --tags)"
 	echo "kernel=$(ls -d /usr/src/linux-headers-6.1.0-*-amd64 | sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)"
 	echo "linux-source=$(dpkg-query -W -f='${Version}' linux-source-6.1)"
@@ -75,12 +76,12 @@ to=$((n * (dur + 60) + 300))
 if [ -n "$vstock" ]; then
 	echo "experiment: $n cells with Debian's sctp:$vstock"
 	VM_QUIET=1 tests/vm/run --stock --timeout "$to" --out "$res/vm-stock" -- \
-		"EXP_TAG=-stock EXP_ASSOCS=$assocs bash tests/exp/guest-matrix.sh $res/vm-stock $dur '$cells' $vstock"  || echo "experiment: the stock VM run reported a failure (see $res/vm-stock)"
+		"EXP_TAG=-stock EXP_ASSOCS=$assocs EXP_WEB_CLIENTS=${EXP_WEB_CLIENTS:-81} bash tests/exp/guest-matrix.sh $res/vm-stock $dur '$cells' $vstock"  || echo "experiment: the stock VM run reported a failure (see $res/vm-stock)"
 fi
 if [ -n "$vours" ]; then
 	echo "experiment: $n cells with thin-sctp:$vours"
 	VM_QUIET=1 tests/vm/run --timeout "$to" --out "$res/vm-ours" -- \
-		"EXP_TAG=-ours EXP_ASSOCS=$assocs bash tests/exp/guest-matrix.sh $res/vm-ours $dur '$cells' $vours"  || echo "experiment: the thin-sctp VM run reported a failure (see $res/vm-ours)"
+		"EXP_TAG=-ours EXP_ASSOCS=$assocs EXP_WEB_CLIENTS=${EXP_WEB_CLIENTS:-81} bash tests/exp/guest-matrix.sh $res/vm-ours $dur '$cells' $vours"  || echo "experiment: the thin-sctp VM run reported a failure (see $res/vm-ours)"
 fi
 # The guest writes only into its --out directory: merge both VMs' files
 # into the cell directories.

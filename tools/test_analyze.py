@@ -6,7 +6,8 @@ The captures are built here: a fast retransmit 2 ms after a SACK that
 reports the TSN missing, a timeout retransmission with a second chunk
 bundled, a spurious timeout retransmission (the receiver had the chunk),
 a message fragmented into 3 chunks, a packet with 2 DATA chunks and a SACK
-with duplicate TSN reports.
+with duplicate TSN reports; and a TCP connection with a fast retransmit, timer
+retransmissions (one spurious) and a segment of two messages.
 """
 import json
 import os
@@ -126,6 +127,98 @@ class Cell:
             f.write("all port=%d proto=sctp options=--thin all\n" % PORT)
             f.write("tcp port=7090 proto=tcp options=\n")
         self.recv, self.sent = recv, sent
+
+
+TPORT, ISN = 7090, 1000
+
+
+def tcp_frame(src, dst, sport, dport, seq, ack, flags, payload=b"", sack=()):
+    opts = b""
+    if sack:
+        opts = b"\x01\x01" + struct.pack("!BB", 5, 2 + 8 * len(sack))
+        opts += b"".join(struct.pack("!II", l, r) for l, r in sack)
+    t = dpkt.tcp.TCP(sport=sport, dport=dport, seq=seq, ack=ack, flags=flags,
+                     opts=opts, data=payload)
+    t.off = (20 + len(opts)) // 4
+    ip = dpkt.ip.IP(src=src, dst=dst, p=6, data=t)
+    ip.len = 20 + len(bytes(t))
+    return bytes(dpkt.ethernet.Ethernet(src=b"\x02" * 6, dst=b"\x04" * 6, type=0x0800, data=ip))
+
+
+class TcpCell:
+    """Messages 0..6 of association 3 over TCP: message 1 lost and fast-
+    retransmitted after a SACK reports it missing; 3 lost and retransmitted
+    by a timer; 4 arrives but its ACK is lost, so its timer
+    retransmission is spurious; 5 and 6 share a lost segment, retransmitted
+    together (TO + B)."""
+
+    def __init__(self, d):
+        sent = {i: T0 + t * MS for i, t in enumerate((0, 250, 500, 750, 1250, 2000, 2000))}
+        m = {i: msg(3, i, 100, sent[i]) for i in sent}
+        snd, rcv = [], []
+        ack = 0x10
+
+        def seg(t, first, n, arrive, extra=()):
+            off = 100 * first
+            pl = b"".join(m[first + k] for k in range(n))
+            f = tcp_frame(SND, RCV, SPORT, TPORT, ISN + 1 + off, 1, ack | 0x08, pl)
+            snd.append((T0 + t * MS, f))
+            if arrive is not None:
+                rcv.append((T0 + arrive * MS, f))
+
+        def back(t, upto, sack=()):
+            snd.append((T0 + t * MS, tcp_frame(RCV, SND, TPORT, SPORT, 1, ISN + 1 + upto, ack,
+                                               sack=[(ISN + 1 + a, ISN + 1 + b) for a, b in sack])))
+
+        snd.append((T0 - 10 * MS, tcp_frame(SND, RCV, SPORT, TPORT, ISN, 0, 0x02)))
+        seg(0, 0, 1, 50)
+        back(100, 100)
+        seg(250, 1, 1, None)                       # lost
+        seg(500, 2, 1, 550)
+        back(600, 100, [(200, 300)])               # 100-199 missing
+        seg(603, 1, 1, 653)                        # FR
+        back(700, 300)
+        seg(750, 3, 1, None)                       # lost
+        seg(1000, 3, 1, 1050)                      # TO
+        back(1100, 400)
+        seg(1250, 4, 1, 1300)                      # its ACK is lost
+        seg(1700, 4, 1, 1750)                      # TO, spurious
+        back(1800, 500)
+        seg(2000, 5, 2, None)                      # lost
+        seg(2400, 5, 2, 2450)                      # TO + B
+        back(2500, 700)
+        write_pcap(os.path.join(d, "snd-stock.pcap"), snd)
+        write_pcap(os.path.join(d, "rcv-stock.pcap"), rcv)
+        recv = {0: 50, 1: 653, 2: 653, 3: 1050, 4: 1300, 5: 2450, 6: 2450}
+        with open(os.path.join(d, "tcp.send.log"), "w") as f:
+            for i in sent:
+                f.write("3 %d 100 %d\n" % (i, sent[i]))
+        with open(os.path.join(d, "tcp.sink.log"), "w") as f:
+            for i in sent:
+                f.write("3 %d 100 %d %d\n" % (i, sent[i], T0 + recv[i] * MS))
+        with open(os.path.join(d, "variants.txt"), "w") as f:
+            f.write("tcp port=%d proto=tcp options=\n" % TPORT)
+
+
+class TestTcp(unittest.TestCase):
+    def test_tcp_causes(self):
+        with tempfile.TemporaryDirectory() as d:
+            TcpCell(d)
+            res, md = analyze.analyze(d)
+            r = res["variants"]["tcp"]
+            c = r["causes"]["1"]
+            self.assertEqual({k: c[k]["count"] for k in c}, {"TO": 3, "FR": 1, "B": 1})
+            self.assertEqual({k: c[k]["spurious"] for k in c}, {"TO": 1, "FR": 0, "B": 0})
+            self.assertEqual(r["spurious"], 1)
+            self.assertEqual(r["messages_matched"], 7)
+            self.assertEqual(r["transmissions_histogram"], {"1": 2, "2": 5})
+            self.assertAlmostEqual(r["transport_latency_ms"]["max"], 2450 - 2000, places=3)
+            self.assertEqual(r["data_packets"], 10)
+            self.assertIn("| tcp | 7/7 |", md)
+            # a shorter window than the 3 ms from SACK to retransmission
+            res, _ = analyze.analyze(d, fr_window_ms=1)
+            c = res["variants"]["tcp"]["causes"]["1"]
+            self.assertEqual((c["FR"]["count"], c["TO"]["count"]), (0, 4))
 
 
 class TestAnalyze(unittest.TestCase):

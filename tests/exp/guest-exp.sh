@@ -14,7 +14,8 @@
 # state: mean 3.8 % in bursts of 4), web (congestion from web-like
 # cross traffic, the paper's section 6.2: tools/thin-web, 81 clients
 # fetching Pareto-sized transfers through a 10 Mbit/s bottleneck with a
-# 100-packet queue; losses are the queue's drops), none.  The reverse
+# 100-packet queue; losses are the queue's drops; EXP_WEB_CLIENTS, default
+# 81 as in the paper, sets the load), none.  The reverse
 # direction only delays.  INTERVAL: ms, or a profile name (wow, ...).
 #
 # VARIANT (per socket, so that all share the network conditions):
@@ -30,8 +31,8 @@
 #
 # Writes OUT/<variant>.{send.log,sink.log,send.out,sink.out} (tools/thin-gen)
 # and, for SCTP, OUT/snd$EXP_TAG.pcap (sender's interface) and
-# OUT/rcv$EXP_TAG.pcap (receiver's interface), which tools/analyze.py
-# reads.
+# OUT/rcv$EXP_TAG.pcap (receiver's interface; SCTP and the TCP variants),
+# which tools/analyze.py reads.
 . "$(dirname "$0")/../kernel/lib.sh"
 GEN=$TOP/build/tools/thin-gen
 out=$1 rtt=$2 loss=$3 ival=$4 dur=$5
@@ -61,6 +62,7 @@ if [ "$loss" = web ]; then
 		>"$out/web-server$tag.out" 2>&1 &
 	sleep 1
 	ip netns exec $R "$WEB" client --connect 10.0.1.1:6000 --duration $((dur + 240)) \
+		--clients "${EXP_WEB_CLIENTS:-81}" \
 		--seed "${EXP_SEED:-1}" --log "$out/web$tag.log" >"$out/web$tag.out" 2>&1 &
 	WEBPID=$!
 	# let the queue fill before the thin streams start
@@ -75,8 +77,10 @@ case "$ival" in
 esac
 # 512 bytes hold the headers and the first chunks; a small snap length and
 # a 16 MB buffer keep tcpdump from dropping packets under TCG.
-ip netns exec $S tcpdump -i s0 -n -s 512 -B 16384 -U -w "$out/snd$tag.pcap" sctp 2>"$out/snd$tag.tcpdump" &
-ip netns exec $R tcpdump -i r0 -n -s 512 -B 16384 -U -w "$out/rcv$tag.pcap" sctp 2>"$out/rcv$tag.tcpdump" &
+# SCTP and the TCP variants' ports (not the cross traffic's)
+filt="sctp or (tcp and portrange 7090-7100)"
+ip netns exec $S tcpdump -i s0 -n -s 512 -B 16384 -U -w "$out/snd$tag.pcap" "$filt" 2>"$out/snd$tag.tcpdump" &
+ip netns exec $R tcpdump -i r0 -n -s 512 -B 16384 -U -w "$out/rcv$tag.pcap" "$filt" 2>"$out/rcv$tag.tcpdump" &
 sleep 2
 declare -A SINK SEND
 for v in "$@"; do
