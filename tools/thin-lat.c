@@ -65,6 +65,8 @@ static int do_sink(struct opts *o)
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	static struct pollfd pfd[MAX_CONN + 1];
 	static int have[MAX_CONN + 1];
+	static unsigned long long conn_dups[MAX_CONN + 1];
+	int accepted = 0, open = 0;
 	uint64_t end = now_ns(CLOCK_MONOTONIC) + o->seconds * 1000000000ull;
 	uint32_t *lat = NULL;
 	size_t nlat = 0, cap = 0, i;
@@ -90,13 +92,19 @@ static int do_sink(struct opts *o)
 	}
 	pfd[0].fd = lfd;
 	pfd[0].events = POLLIN;
-	while (now_ns(CLOCK_MONOTONIC) < end) {
+	/* Until every connection the sender opened has closed (the sender
+	 * closes after its data is delivered), or --seconds at most.
+	 */
+	while (now_ns(CLOCK_MONOTONIC) < end && !(accepted && !open)) {
 		if (poll(pfd, n, 200) <= 0)
 			continue;
 		if (pfd[0].revents & POLLIN && n <= MAX_CONN) {
 			pfd[n].fd = accept(lfd, NULL, NULL);
 			pfd[n].events = POLLIN;
 			have[n] = 0;
+			conn_dups[n] = 0;
+			accepted++;
+			open++;
 			if (!o->sctp)
 				setsockopt(pfd[n].fd, IPPROTO_TCP, TCP_NODELAY,
 					   &one, sizeof(one));
@@ -111,7 +119,20 @@ static int do_sink(struct opts *o)
 			r = recv(pfd[i].fd, buf + (o->sctp ? 0 : have[i]), want, 0);
 			if (r <= 0) {
 				pfd[i].fd = -pfd[i].fd - 1;
+				open--;
 				continue;
+			}
+			if (o->sctp) {
+				/* the association's counters are gone once it
+				 * has shut down: keep the latest
+				 */
+				struct sctp_assoc_stats st;
+				socklen_t len = sizeof(st);
+
+				memset(&st, 0, sizeof(st));
+				if (!getsockopt(pfd[i].fd, IPPROTO_SCTP, SCTP_GET_ASSOC_STATS,
+						&st, &len))
+					conn_dups[i] = st.sas_idupchunks;
 			}
 			if (!o->sctp) {
 				setsockopt(pfd[i].fd, IPPROTO_TCP, TCP_QUICKACK,
@@ -141,15 +162,8 @@ static int do_sink(struct opts *o)
 			}
 		}
 	}
-	for (i = 1; o->sctp && i < (size_t)n; i++) {
-		struct sctp_assoc_stats st;
-		socklen_t len = sizeof(st);
-		int fd = pfd[i].fd < 0 ? -pfd[i].fd - 1 : pfd[i].fd;
-
-		memset(&st, 0, sizeof(st));
-		if (!getsockopt(fd, IPPROTO_SCTP, SCTP_GET_ASSOC_STATS, &st, &len))
-			dups += st.sas_idupchunks;
-	}
+	for (i = 1; o->sctp && i < (size_t)n; i++)
+		dups += conn_dups[i];
 	fclose(f);
 	qsort(lat, nlat, sizeof(*lat), cmp_u32);
 	if (!nlat) {
@@ -246,7 +260,10 @@ static int do_send(struct opts *o)
 		}
 	}
 	printf("sent=%llu\n", sent);
-	sleep(15);	/* let retransmissions finish before closing */
+	/* close() is graceful: SCTP and TCP deliver what is still queued or
+	 * being retransmitted, then the sink sees the end of each connection.
+	 */
+	sleep(3);
 	for (i = 0; i < o->assocs; i++)
 		close(fd[i]);
 	return 0;

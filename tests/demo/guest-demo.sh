@@ -3,7 +3,9 @@
 #
 # In the guest: the paper's lab workload (section 6.1) for each variant:
 # RTT 100 ms, 5 % uniform loss on the data direction, 20 associations each
-# sending 100-byte messages every 250 ms, for DEMO_SECONDS.  Writes
+# sending 100-byte messages every 250 ms, for DEMO_SECONDS.  The sink
+# stops when the sender's connections have all closed (after their data
+# is delivered), DEMO_SECONDS + 120 s at most.  Writes
 # $THIN_OUT/<variant>.txt (summary) and <variant>.lat (per message).
 #   guest-demo.sh VARIANT...   (stock rto200 thin tcp tcp-thin)
 . "$(dirname "$0")/../kernel/lib.sh"
@@ -29,7 +31,7 @@ for v in "$@"; do
 	esac
 	echo "demo: $v: $DUR s of traffic ($(date +%T))"
 	ip netns exec $R "$LAT" sink --proto $proto --port $port \
-		--seconds $((DUR + 20)) --out "$THIN_OUT/$v.lat" >"$THIN_OUT/$v.txt" &
+		--seconds $((DUR + 120)) --out "$THIN_OUT/$v.lat" >"$THIN_OUT/$v.txt" &
 	sink=$!
 	sleep 0.5
 	ip netns exec $S "$LAT" send --proto $proto --addr 10.0.2.1 --port $port \
