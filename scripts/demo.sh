@@ -12,6 +12,7 @@ DUR=${DEMO_SECONDS:-60}
 RES=$TOP/results/$(date +%Y%m%d-%H%M%S)-demo
 echo "demo: [1/5] dependencies"; scripts/deps.sh >/dev/null
 echo "demo: [2/5] build"
+mkdir -p "$TOP/build"
 make -s modules tests >"$TOP/build/demo-build.log" 2>&1 || { tail -n 20 "$TOP/build/demo-build.log"; exit 1; }
 mkdir -p "$RES"
 export DEMO_SECONDS=$DUR
