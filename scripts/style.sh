@@ -8,7 +8,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 CP="perl $TREE/scripts/checkpatch.pl --strict --no-tree --quiet --show-types --ignore FILE_PATH_CHANGES"
 cd "$TOP" || exit 1
 fail=0 n=0
-for f in net/sctp/*.c net/sctp/*.h include/net/sctp/*.h include/uapi/linux/*.h tools/*.c tools/qemu/*.c tools/qemu/*.h tests/unit/*.c tests/unit/*.h; do
+for f in net/sctp/*.c net/sctp/*.h include/net/sctp/*.h include/uapi/linux/*.h tools/*.c tools/*.h tools/qemu/*.c tools/qemu/*.h tests/unit/*.c tests/unit/*.h; do
 	[ -f "$f" ] || continue
 	n=$((n + 1))
 	extra=""
@@ -19,7 +19,7 @@ for f in net/sctp/*.c net/sctp/*.h include/net/sctp/*.h include/uapi/linux/*.h t
 	case "$f" in tests/unit/fuzz.c) extra="--ignore CAMELCASE,AVOID_EXTERNS" ;; esac
 	# User-space tools: a signal flag must be volatile sig_atomic_t (C11
 	# 7.14.1.1), which the kernel-oriented VOLATILE check flags.
-	case "$f" in tools/*.c) extra="--ignore VOLATILE" ;; esac
+	case "$f" in tools/*.c | tools/*.h) extra="--ignore VOLATILE" ;; esac
 	if out=$($CP $extra -f "$f" 2>&1) && [ -z "$out" ]; then
 		echo "style: ok   $f"
 	else

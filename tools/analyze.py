@@ -75,9 +75,9 @@ def chunks(sctp):
         off += (clen + 3) & ~3
 
 
-def packets(pattern):
-    """(time_ns, src, dst, sport, dport, ip_len, sctp bytes), by time."""
-    out = []
+def ip_frames(pattern, proto):
+    """(time_ns, IP header, transport bytes) of every IPv4 packet of
+    protocol proto in the captures matching pattern, in file order."""
     for fn in sorted(glob.glob(pattern)):
         with open(fn, "rb") as f:
             try:
@@ -89,15 +89,22 @@ def packets(pattern):
                     ip = dpkt.ethernet.Ethernet(buf).data
                 except (dpkt.UnpackError, dpkt.NeedData):
                     continue
-                if not isinstance(ip, dpkt.ip.IP) or ip.p != 132:
+                if not isinstance(ip, dpkt.ip.IP) or ip.p != proto:
                     continue
                 raw = bytes(ip.data) if not isinstance(ip.data, bytes) else ip.data
-                if len(raw) < 12:
-                    continue
-                sport, dport = struct.unpack_from("!HH", raw, 0)
                 # nanosecond pcaps give Decimal times, microsecond ones float
                 t = int(ts * 1000000000) if isinstance(ts, Decimal) else int(round(ts * 1e9))
-                out.append((t, ip.src, ip.dst, sport, dport, ip.len, raw))
+                yield t, ip, raw
+
+
+def packets(pattern):
+    """(time_ns, src, dst, sport, dport, ip_len, sctp bytes), by time."""
+    out = []
+    for t, ip, raw in ip_frames(pattern, 132):
+        if len(raw) < 12:
+            continue
+        sport, dport = struct.unpack_from("!HH", raw, 0)
+        out.append((t, ip.src, ip.dst, sport, dport, ip.len, raw))
     out.sort(key=lambda p: p[0])
     return out
 
@@ -235,44 +242,29 @@ def tcp_packets(pattern):
     ip_len, seq, ack, flags, payload length, SACK blocks, payload bytes
     captured)."""
     out = []
-    for fn in sorted(glob.glob(pattern)):
-        with open(fn, "rb") as f:
-            try:
-                rd = dpkt.pcap.Reader(f)
-            except (ValueError, dpkt.NeedData):
+    for t, ip, raw in ip_frames(pattern, 6):
+        if len(raw) < 20:
+            continue
+        sport, dport, seq, ack, off, flags = struct.unpack_from("!HHIIBB", raw, 0)
+        hl = (off >> 4) * 4
+        sack = []
+        o = 20
+        while o < min(hl, len(raw)):
+            kind = raw[o]
+            if kind == 0:
+                break
+            if kind == 1:
+                o += 1
                 continue
-            for ts, buf in rd:
-                try:
-                    ip = dpkt.ethernet.Ethernet(buf).data
-                except (dpkt.UnpackError, dpkt.NeedData):
-                    continue
-                if not isinstance(ip, dpkt.ip.IP) or ip.p != 6:
-                    continue
-                raw = bytes(ip.data) if not isinstance(ip.data, bytes) else ip.data
-                if len(raw) < 20:
-                    continue
-                sport, dport, seq, ack, off, flags = struct.unpack_from("!HHIIBB", raw, 0)
-                hl = (off >> 4) * 4
-                sack = []
-                o = 20
-                while o < min(hl, len(raw)):
-                    kind = raw[o]
-                    if kind == 0:
-                        break
-                    if kind == 1:
-                        o += 1
-                        continue
-                    if o + 1 >= len(raw) or raw[o + 1] < 2:
-                        break
-                    ln = raw[o + 1]
-                    if kind == 5:
-                        sack += [struct.unpack_from("!II", raw, o + 2 + 8 * i)
-                                 for i in range((ln - 2) // 8) if o + 10 + 8 * i <= len(raw)]
-                    o += ln
-                plen = ip.len - (ip.hl * 4) - hl
-                t = int(ts * 1000000000) if isinstance(ts, Decimal) else int(round(ts * 1e9))
-                out.append((t, sport, dport, ip.len, seq, ack, flags, max(plen, 0), sack,
-                            raw[hl:]))
+            if o + 1 >= len(raw) or raw[o + 1] < 2:
+                break
+            ln = raw[o + 1]
+            if kind == 5:
+                sack += [struct.unpack_from("!II", raw, o + 2 + 8 * i)
+                         for i in range((ln - 2) // 8) if o + 10 + 8 * i <= len(raw)]
+            o += ln
+        plen = ip.len - (ip.hl * 4) - hl
+        out.append((t, sport, dport, ip.len, seq, ack, flags, max(plen, 0), sack, raw[hl:]))
     out.sort(key=lambda p: p[0])
     return out
 

@@ -62,36 +62,18 @@
 #include <linux/sctp_thin.h>
 #include <linux/sockios.h>
 
+#define THIN_PROG "thin-gen"
+#include "thin-util.h"
+
 #define HDR_LEN		16
 #define MAX_MSG		65535
 #define MAX_ASSOCS	16384
 #define MAX_PORTS	16384
-#define NSEC		1000000000ull
-#define MSEC		1000000ull
 
 enum { P_SCTP, P_TCP };
 enum { D_FIXED, D_EXP, D_PARETO, D_PROFILE };
 
-static volatile sig_atomic_t stop;
 static const char *const dist_names[] = { "fixed", "exp", "pareto", "profile" };
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("thin-gen: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
 
 static void warnx(const char *fmt, ...)
 {
@@ -102,30 +84,6 @@ static void warnx(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-static uint64_t now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (uint64_t)ts.tv_sec * NSEC + ts.tv_nsec;
-}
-
-/* splitmix64: small, fast, good enough for traffic models */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* uniform in (0, 1) */
-static double rng_unif(uint64_t *s)
-{
-	return ((rng_next(s) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -493,57 +451,6 @@ static int parse_thin(const char *s, unsigned int *flags)
 		*flags |= names[i].flag;
 	}
 	return 0;
-}
-
-/* "A:P", "[A6]:P" or ":P" / "P" (any address) */
-static void parse_addr(const char *s, int port_add, struct sockaddr_storage *ss,
-		       socklen_t *len)
-{
-	char host[128] = "", *p;
-	const char *port;
-	long pn;
-
-	memset(ss, 0, sizeof(*ss));
-	if (s[0] == '[') {
-		p = strchr(s, ']');
-		if (!p || p[1] != ':' || p - s - 1 >= (long)sizeof(host))
-			die("bad address '%s' (want [ADDR6]:PORT)", s);
-		memcpy(host, s + 1, p - s - 1);
-		port = p + 2;
-	} else if (strrchr(s, ':')) {
-		p = strrchr(s, ':');
-		if (p - s >= (long)sizeof(host))
-			die("bad address '%s'", s);
-		memcpy(host, s, p - s);
-		port = p + 1;
-	} else {
-		port = s;
-	}
-	pn = strtol(port, &p, 10) + port_add;
-	if (*p || pn <= 0 || pn > 65535)
-		die("bad port in '%s'", s);
-	if (strchr(host, ':')) {
-		struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
-
-		a->sin6_family = AF_INET6;
-		a->sin6_port = htons(pn);
-		if (inet_pton(AF_INET6, host, &a->sin6_addr) != 1)
-			die("bad IPv6 address '%s'", host);
-		*len = sizeof(*a);
-	} else {
-		struct sockaddr_in *a = (struct sockaddr_in *)ss;
-
-		a->sin_family = AF_INET;
-		a->sin_port = htons(pn);
-		if (*host && inet_pton(AF_INET, host, &a->sin_addr) != 1)
-			die("bad IPv4 address '%s'", host);
-		*len = sizeof(*a);
-	}
-}
-
-static void set_nonblock(int fd)
-{
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 }
 
 static FILE *open_log(const char *path)
@@ -1653,8 +1560,6 @@ static int do_sink(struct opts *o)
 
 /* ------------------------------------------------------------------ */
 
-static double num(const char *s, const char *what, double lo, double hi);
-
 /* SIZE:MS:SECONDS[,SIZE:MS:SECONDS...] */
 static void parse_phases(struct opts *o, const char *arg)
 {
@@ -1713,16 +1618,6 @@ static void help_exit(int rc)
 		fprintf(rc ? stderr : stdout, " %s", profiles[i].name);
 	fputc('\n', rc ? stderr : stdout);
 	exit(rc);
-}
-
-static double num(const char *s, const char *what, double lo, double hi)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (*end || end == s || v < lo || v > hi)
-		die("bad %s '%s' (%g..%g)", what, s, lo, hi);
-	return v;
 }
 
 int main(int argc, char **argv)

@@ -17,95 +17,17 @@
  * direction.  One process, one event loop (epoll), non-blocking sockets.
  */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/epoll.h>
-#include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
-#define NSEC		1000000000ull
+#define THIN_PROG "thin-web"
+#include "thin-util.h"
+
 #define MAX_CLIENTS	4096
 #define CHUNK		65536
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("thin-web: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NSEC + ts.tv_nsec;
-}
-
-static double num(const char *s, const char *what, double lo, double hi)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (*end || end == s || v < lo || v > hi)
-		die("bad %s '%s' (%g..%g)", what, s, lo, hi);
-	return v;
-}
-
-static void parse_addr(const char *s, struct sockaddr_in *sa)
-{
-	char host[64];
-	const char *c = strrchr(s, ':');
-
-	if (!c || c == s || (size_t)(c - s) >= sizeof(host))
-		die("bad address '%s' (ADDR:PORT)", s);
-	memcpy(host, s, c - s);
-	host[c - s] = 0;
-	memset(sa, 0, sizeof(*sa));
-	sa->sin_family = AF_INET;
-	sa->sin_port = htons(num(c + 1, "port", 1, 65535));
-	if (inet_pton(AF_INET, host, &sa->sin_addr) != 1)
-		die("bad IPv4 address '%s'", host);
-}
-
-/* xorshift64*, uniform in (0, 1) */
-static double unif(uint64_t *x)
-{
-	*x ^= *x >> 12;
-	*x ^= *x << 25;
-	*x ^= *x >> 27;
-	return ((*x * 0x2545f4914f6cdd1dull >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static void nonblock(int fd)
-{
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-}
 
 static void ep_ctl(int ep, int op, int fd, uint32_t ev, uint64_t data)
 {
@@ -128,21 +50,22 @@ static int do_server(const char *addr, double duration)
 {
 	static char zero[CHUNK];
 	struct epoll_event ev[64];
-	struct sockaddr_in sa;
-	uint64_t end = now_ns() + (uint64_t)(duration * NSEC), served = 0, bytes = 0;
+	struct sockaddr_storage sa;
+	socklen_t salen;
+	uint64_t end = now_ns(CLOCK_MONOTONIC) + (uint64_t)(duration * NSEC), served = 0, bytes = 0;
 	int ls, ep, one = 1, n, i;
 
-	parse_addr(addr, &sa);
-	ls = socket(AF_INET, SOCK_STREAM, 0);
+	parse_addr(addr, 0, &sa, &salen);
+	ls = socket(sa.ss_family, SOCK_STREAM, 0);
 	if (ls < 0)
 		die("socket: %s", strerror(errno));
 	setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(ls, (struct sockaddr *)&sa, sizeof(sa)) || listen(ls, 1024))
+	if (bind(ls, (struct sockaddr *)&sa, salen) || listen(ls, 1024))
 		die("bind/listen %s: %s", addr, strerror(errno));
-	nonblock(ls);
+	set_nonblock(ls);
 	ep = epoll_create1(0);
 	ep_ctl(ep, EPOLL_CTL_ADD, ls, EPOLLIN, 0);
-	while (!stop && now_ns() < end) {
+	while (!stop && now_ns(CLOCK_MONOTONIC) < end) {
 		n = epoll_wait(ep, ev, 64, 200);
 		for (i = 0; i < n; i++) {
 			struct conn *c = (struct conn *)(uintptr_t)ev[i].data.u64;
@@ -156,7 +79,7 @@ static int do_server(const char *addr, double duration)
 					if (!c)
 						die("out of memory");
 					c->fd = fd;
-					nonblock(fd);
+					set_nonblock(fd);
 					ep_ctl(ep, EPOLL_CTL_ADD, fd, EPOLLIN,
 					       (uint64_t)(uintptr_t)c);
 				}
@@ -217,7 +140,7 @@ struct copts {
 /* Pareto from o->min with average o->mean (shape mean / (mean - min)), cut at o->max */
 static uint64_t draw_size(const struct copts *o, uint64_t *rng)
 {
-	double a = o->mean / (o->mean - o->min), v = o->min / pow(unif(rng), 1 / a);
+	double a = o->mean / (o->mean - o->min), v = o->min / pow(rng_unif(rng), 1 / a);
 
 	return v > o->max ? (uint64_t)o->max : (uint64_t)v;
 }
@@ -225,22 +148,23 @@ static uint64_t draw_size(const struct copts *o, uint64_t *rng)
 /* exponential think time, ns */
 static uint64_t think_ns(const struct copts *o, uint64_t *rng)
 {
-	return (uint64_t)(-o->think_ms * log(unif(rng)) * 1e6);
+	return (uint64_t)(-o->think_ms * log(rng_unif(rng)) * 1e6);
 }
 
 static int do_client(const char *addr, const struct copts *o)
 {
 	static char buf[CHUNK];
 	struct epoll_event ev[64];
-	struct sockaddr_in sa;
+	struct sockaddr_storage sa;
+	socklen_t salen;
 	struct client *cl;
-	uint64_t t0 = now_ns(), end = t0 + (uint64_t)(o->duration * NSEC), rng, t;
+	uint64_t t0 = now_ns(CLOCK_MONOTONIC), end = t0 + (uint64_t)(o->duration * NSEC), rng, t;
 	unsigned long long done = 0, failed = 0, bytes = 0, started = 0;
 	double dsum = 0;
 	FILE *lf = NULL;
 	int ep, i, n, timeout;
 
-	parse_addr(addr, &sa);
+	parse_addr(addr, 0, &sa, &salen);
 	rng = o->seed * 0x9e3779b97f4a7c15ull + 1;
 	cl = calloc(o->clients, sizeof(*cl));
 	if (!cl)
@@ -260,7 +184,7 @@ static int do_client(const char *addr, const struct copts *o)
 		cl[i].due = t0 + think_ns(o, &rng);
 	}
 	while (!stop) {
-		t = now_ns();
+		t = now_ns(CLOCK_MONOTONIC);
 		if (t >= end)
 			break;
 		timeout = 100;
@@ -274,14 +198,14 @@ static int do_client(const char *addr, const struct copts *o)
 					timeout = (c->due - t) / 1000000 + 1;
 				continue;
 			}
-			c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+			c->fd = socket(sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK, 0);
 			if (c->fd < 0)
 				die("socket: %s", strerror(errno));
 			c->want = draw_size(o, &rng);
 			c->got = 0;
 			c->start = t;
 			started++;
-			if (connect(c->fd, (struct sockaddr *)&sa, sizeof(sa)) &&
+			if (connect(c->fd, (struct sockaddr *)&sa, salen) &&
 			    errno != EINPROGRESS) {
 				close(c->fd);
 				c->fd = -1;
@@ -320,7 +244,7 @@ static int do_client(const char *addr, const struct copts *o)
 				continue;
 			ok = r == 0 && c->got == c->want;
 finish:
-			t = now_ns();
+			t = now_ns(CLOCK_MONOTONIC);
 			if (ok) {
 				done++;
 				dsum += (t - c->start) / 1e6;
@@ -336,7 +260,7 @@ finish:
 			c->due = t + think_ns(o, &rng);
 		}
 	}
-	t = now_ns();
+	t = now_ns(CLOCK_MONOTONIC);
 	printf("thin-web client: clients=%d started=%llu completed=%llu failed=%llu ",
 	       o->clients, started, done, failed);
 	printf("bytes=%llu goodput=%.0f kbit/s mean_transfer_ms=%.0f\n",

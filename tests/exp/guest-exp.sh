@@ -42,6 +42,7 @@ d=$((rtt / 2))
 tag=${EXP_TAG:-}
 thin_lab_up "$d"
 trap thin_lab_down EXIT
+limit=10000
 case "$loss" in
 none) lopt="" ;;
 u*) lopt="loss ${loss#u}%" ;;
@@ -55,7 +56,7 @@ web)
 *) echo "guest-exp: unknown loss $loss" >&2; exit 2 ;;
 esac
 # shellcheck disable=SC2086
-thin_lab_netem fwd delay "${d}ms" $lopt limit "${limit:-10000}"
+thin_lab_netem fwd delay "${d}ms" $lopt limit "$limit"
 if [ "$loss" = web ]; then
 	WEB=$TOP/build/tools/thin-web
 	ip netns exec $S "$WEB" server --listen 10.0.1.1:6000 --duration $((dur + 600)) \
