@@ -913,7 +913,7 @@ static long unacked(struct sender *s, struct assoc *a)
 
 static void thin_summary(struct sender *s)
 {
-	unsigned long long v[8] = { 0 };
+	unsigned long long v[9] = { 0 };
 	unsigned int flags = 0, thin = 0, cong = 0;
 	struct sctp_thin_info ti;
 	socklen_t l;
@@ -941,6 +941,7 @@ static void thin_summary(struct sender *s)
 		v[4] += ti.sti_fast_rtx;
 		v[5] += ti.sti_rto_min_clamps;
 		v[6] += ti.sti_restart_corrections;
+		v[8] += ti.sti_guard_undone;
 	}
 	if (!got) {
 		printf("thin-gen send: thin: n/a (SCTP_THIN_INFO: %s)\n", strerror(err));
@@ -951,7 +952,8 @@ static void thin_summary(struct sender *s)
 	printf("pkts_lost=%llu timeouts=%llu linear_timeouts=%llu fast_rtx=%llu ",
 	       v[1], v[2], v[3], v[4]);
 	printf("rto_min_clamps=%llu restart_corrections=%llu ", v[5], v[6]);
-	printf("congested_now=%u transitions=%llu\n", cong, v[7]);
+	printf("congested_now=%u transitions=%llu guard_undone=%llu\n", cong,
+	       v[7], v[8]);
 }
 
 /*

@@ -382,6 +382,9 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 		if (!sctp_chunk_is_data(chunk) || !chunk->has_tsn)
 			continue;
 		tsn = ntohl(chunk->subh.data_hdr->tsn);
+		/* sent_count includes this transmission (output.c) */
+		if (chunk->sent_count > 2)
+			sctp_thin_core_resent(&ta->core, tsn);
 		if (!have || TSN_lt(top, tsn))
 			top = tsn;
 		have = true;
@@ -400,13 +403,19 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 	struct sctp_thin_gap gaps[SCTP_THIN_MAX_GAPS];
 	struct sctp_thin_assoc *ta = asoc->thin;
 	union sctp_sack_variable *frags;
-	unsigned int i, n;
+	unsigned int i, n, blocks, dups;
 
 	if (!(asoc->thin_conf.flags & SCTP_THIN_MECHANISMS))
 		return;
 	if (TSN_lt(asoc->ctsn_ack_point, ntohl(sack->cum_tsn_ack)))
 		ta->lt_run = 0;	/* forward progress ends a timeout run */
-	n = ntohs(sack->num_gap_ack_blocks);
+	/* sctp_sm_pull_sack() checked that the blocks and dups fit. */
+	blocks = ntohs(sack->num_gap_ack_blocks);
+	dups = min_t(unsigned int, ntohs(sack->num_dup_tsns), SCTP_THIN_MAX_DUPS);
+	for (i = 0; i < dups; i++)
+		sctp_thin_core_dup(&ta->core,
+				   ntohl(sack->variable[blocks + i].dup));
+	n = blocks;
 	if (n > SCTP_THIN_MAX_GAPS) {
 		/* Each gap block needs an acked packet and a missing one
 		 * beyond the cumulative ack: far more packets in flight
@@ -683,6 +692,7 @@ static void sctp_thin_fill_info(const struct sctp_association *asoc,
 	info->sti_fast_rtx = ta->fast_rtx;
 	info->sti_rto_min_clamps = ta->rto_min_clamps;
 	info->sti_restart_corrections = ta->restart_corrections;
+	info->sti_guard_undone = ta->core.guard_undone;
 }
 
 static int sctp_thin_get_info(struct sock *sk, int len,
@@ -692,9 +702,10 @@ static int sctp_thin_get_info(struct sock *sk, int len,
 	struct sctp_thin_info info;
 	sctp_assoc_t id;
 
-	if (len < sizeof(info))
+	/* Callers built before sti_guard_undone pass the shorter size. */
+	if (len < offsetofend(struct sctp_thin_info, sti_restart_corrections))
 		return -EINVAL;
-	len = sizeof(info);
+	len = min_t(int, len, sizeof(info));
 	if (get_user(id, (sctp_assoc_t __user *)optval))
 		return -EFAULT;
 	asoc = sctp_thin_get_assoc(sk, id);

@@ -79,8 +79,53 @@ static void sctp_thin_gone(struct sctp_thin_core *c, u32 tsn)
 		return;
 	c->gone_marked = true;
 	c->gone_mark = tsn;
-	if (c->guard_gone < c->guard_sent)
-		c->guard_gone++;
+	if (c->guard_gone >= c->guard_sent)
+		return;
+	c->guard_gone++;
+	/* Remember it, so that a dup report can take it back. */
+	c->recent_tsn[c->recent_next] = tsn;
+	c->recent_valid |= BIT(c->recent_next);
+	c->recent_next = (c->recent_next + 1) % SCTP_THIN_GUARD_RECENT;
+}
+
+static int sctp_thin_recent(const struct sctp_thin_core *c, u32 tsn)
+{
+	unsigned int i;
+
+	for (i = 0; i < SCTP_THIN_GUARD_RECENT; i++)
+		if ((c->recent_valid & BIT(i)) && c->recent_tsn[i] == tsn)
+			return i;
+	return -1;
+}
+
+/* The peer reported @tsn as a duplicate (RFC 9260 3.3.4, 6.2): two copies
+ * arrived.  If the guard counted that TSN as given up and it was
+ * retransmitted once, the original was not lost and the retransmission
+ * was spurious (RFC 3708 3.2, the SCTP counterpart of a D-SACK): take the
+ * count back, once per counted TSN.  True if it did.
+ */
+bool sctp_thin_core_dup(struct sctp_thin_core *c, u32 tsn)
+{
+	int i = sctp_thin_recent(c, tsn);
+
+	if (i < 0)
+		return false;
+	c->recent_valid &= ~BIT(i);
+	if (c->guard_gone)
+		c->guard_gone--;
+	c->guard_undone++;
+	return true;
+}
+
+/* @tsn is sent a third time or more: two retransmissions may be what
+ * arrived twice, so a dup report no longer shows that its original did.
+ */
+void sctp_thin_core_resent(struct sctp_thin_core *c, u32 tsn)
+{
+	int i = sctp_thin_recent(c, tsn);
+
+	if (i >= 0)
+		c->recent_valid &= ~BIT(i);
 }
 
 /* Make room for one more slot: compact if there are dead slots, else
@@ -348,15 +393,16 @@ void sctp_thin_core_purge_transport(struct sctp_thin_core *c,
 }
 
 /* RFC 9260 6.3.3 E3: the T3-rtx timer of the path expired; its packets
- * leave the in-flight list.  For the congestion guard the expiry is one
- * loss event, as it is one congestion response (RFC 9260 7.2.3): only the
- * oldest packet counts as given up.  The others are collateral, their
- * fate unknown; counting them made 5 % random loss at 20 packets per
- * second look like congestion (results: interval sweep).
+ * leave the in-flight list, and the congestion guard counts each as given
+ * up: E3 retransmits them all.  Where the timeout was spurious or only
+ * the oldest packet was lost, the others arrive twice and the peer's dup
+ * reports take their counts back (sctp_thin_core_dup()).  Counting only
+ * the oldest made the guard too weak under overload (results: fairness);
+ * counting all without the dup reports made 5 % random loss at 20
+ * packets per second look like congestion (results: interval sweep).
  */
 void sctp_thin_core_timeout(struct sctp_thin_core *c, const void *transport)
 {
-	bool first = true;
 	u32 i;
 
 	for (i = 0; i < c->used; i++) {
@@ -365,9 +411,7 @@ void sctp_thin_core_timeout(struct sctp_thin_core *c, const void *transport)
 		if (p->state != SCTP_THIN_PKT_LIVE || p->transport != transport)
 			continue;
 		sctp_thin_kill(c, p);
-		if (first)
-			sctp_thin_gone(c, p->tsn);
-		first = false;
+		sctp_thin_gone(c, p->tsn);
 	}
 	sctp_thin_pop(c);
 }

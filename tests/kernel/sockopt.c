@@ -6,6 +6,7 @@
  * Usage: sockopt PORT    (prints TAP-like lines and "N passed, M failed")
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,30 @@ static int get_info(int fd, sctp_assoc_t id, struct sctp_thin_info *info)
 	memset(info, 0, sizeof(*info));
 	info->sti_assoc_id = id;
 	return getsockopt(fd, IPPROTO_SCTP, SCTP_THIN_INFO, info, &len);
+}
+
+/* SCTP_THIN_INFO from callers built before sti_guard_undone: shorter,
+ * accepted, nothing written past it; shorter than that: EINVAL.
+ */
+static void check_info_sizes(int fd)
+{
+	socklen_t old = offsetof(struct sctp_thin_info, sti_guard_undone);
+	struct sctp_thin_info ti;
+	socklen_t len = old;
+	int rc;
+
+	memset(&ti, 0, sizeof(ti));
+	ti.sti_guard_undone = 12345;
+	rc = getsockopt(fd, IPPROTO_SCTP, SCTP_THIN_INFO, &ti, &len);
+	CHECK(rc == 0 && len == old && ti.sti_guard_undone == 12345,
+	      "old SCTP_THIN_INFO size accepted, nothing written past it");
+	len = old - 8;
+	rc = getsockopt(fd, IPPROTO_SCTP, SCTP_THIN_INFO, &ti, &len);
+	CHECK(rc < 0 && errno == EINVAL,
+	      "SCTP_THIN_INFO shorter than its first version -> EINVAL");
+	len = sizeof(ti) + 16;
+	rc = getsockopt(fd, IPPROTO_SCTP, SCTP_THIN_INFO, &ti, &len);
+	CHECK(rc == 0 && len == sizeof(ti), "longer optlen: trimmed");
 }
 
 static void msleep(int ms)
@@ -203,6 +228,7 @@ static void test_defaults_and_errors(int port)
 		CHECK(info.sti_pkts_lost == 0 && info.sti_lossrate == 0,
 		      "no loss on loopback");
 		CHECK(info.sti_flags == SCTP_THIN_ALL, "info shows flags");
+		check_info_sizes(cfd);
 
 		rc = set_params(cfd, 0, 0, 0, 0);
 		CHECK(rc == 0, "switch every mechanism off on a live association");

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Deterministic SCTP loss injector and sender-side capture, on NFQUEUE.
  *
- *   thin-drop -q QUEUE -l LOG [-d K:N]... [-t SECONDS]
+ *   thin-drop -q QUEUE -l LOG [-d K:N]... [-s K:N]... [-t SECONDS]
  *
  * Every IPv4 SCTP packet queued to QUEUE is examined.  For each flow
  * (source/destination address and port), the TSN of the first DATA chunk
  * ever seen is the flow's base; "-d K:N" drops the first N transmissions
- * of TSN base + K (K counts DATA chunks from 0).  Everything else is
- * accepted.  Each DATA chunk of each packet is logged with its time:
+ * of TSN base + K (K counts DATA chunks from 0).  "-s K:N" drops the
+ * first N SACKs whose cumulative TSN ack is base + K or later and that
+ * report no duplicate TSNs: a stretch of lost SACKs that makes the
+ * sender time out spuriously, while the SACKs telling it so (their dup
+ * reports, RFC 9260 6.2) pass.  Everything else is accepted.  Each DATA chunk of each packet is logged with its time:
  *
  *   <time_ns> <sport>-<dport> <tsn-offset> <transmission#> <DROP|PASS>
  *
- * SACKs are logged as "<time_ns> <sport>-<dport> SACK <cum-offset> <ngaps>",
+ * SACKs are logged as
+ *   "<time_ns> <sport>-<dport> SACK <cum-offset> <ngaps> <ndups> <DROP|PASS>",
  * with the ports of the DATA direction they acknowledge, so tests
  * can tell when a partial SACK came back.  Time is CLOCK_MONOTONIC.  The
  * program stops after SECONDS (default 60) or on SIGTERM/SIGINT.
@@ -47,8 +51,8 @@ struct rule {
 
 static struct flow flows[MAX_FLOWS];
 static int nflows;
-static struct rule rules[MAX_RULES];
-static int nrules;
+static struct rule rules[MAX_RULES], sack_rules[MAX_RULES];
+static int nrules, nsack_rules;
 static FILE *logf;
 static volatile sig_atomic_t stop;
 
@@ -137,12 +141,24 @@ static int examine(uint8_t *pkt, int len)
 			rev.saddr = ip->daddr;
 			rev.daddr = ip->saddr;
 			df = flow_get(&rev, rsh, 0);
-			if (df && df->base)
-				fprintf(logf, "%llu %u-%u SACK %d %u\n",
+			if (df && df->base) {
+				int cum = (int)(be32(c + 4) - df->base);
+				unsigned int dups = (c[14] << 8) | c[15];
+
+				for (i = 0; i < nsack_rules && !dups; i++) {
+					struct rule *r = &sack_rules[i];
+
+					if (cum >= (int)r->k && r->n) {
+						r->n--;
+						drop = 1;
+						break;
+					}
+				}
+				fprintf(logf, "%llu %u-%u SACK %d %u %u %s\n",
 					(unsigned long long)t, df->sport,
-					df->dport,
-					(int)(be32(c + 4) - df->base),
-					(c[12] << 8) | c[13]);
+					df->dport, cum, (c[12] << 8) | c[13],
+					dups, drop ? "DROP" : "PASS");
+			}
 		}
 		c += (clen + 3) & ~3;
 	}
@@ -180,7 +196,7 @@ int main(int argc, char **argv)
 	char buf[65536] __attribute__((aligned));
 	uint64_t deadline;
 
-	while ((opt = getopt(argc, argv, "q:l:d:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "q:l:d:s:t:")) != -1) {
 		switch (opt) {
 		case 'q':
 			queue = atoi(optarg);
@@ -197,11 +213,20 @@ int main(int argc, char **argv)
 			}
 			nrules++;
 			break;
+		case 's':
+			if (nsack_rules == MAX_RULES ||
+			    sscanf(optarg, "%u:%u", &sack_rules[nsack_rules].k,
+				   &sack_rules[nsack_rules].n) != 2) {
+				fprintf(stderr, "bad -s %s\n", optarg);
+				return 2;
+			}
+			nsack_rules++;
+			break;
 		case 't':
 			seconds = atoi(optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: %s -q Q -l LOG [-d K:N]... [-t S]\n",
+			fprintf(stderr, "usage: %s -q Q -l LOG [-d K:N]... [-s K:N]... [-t S]\n",
 				argv[0]);
 			return 2;
 		}

@@ -100,7 +100,7 @@ static int do_send(int argc, char **argv)
 	int n = 10, interval = 250, size = 100, wait = 10000, bulk = 0;
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	long flags = -1, rto_min = 0, sched[256];
-	int nsched = 0, burst = 0;
+	int nsched = 0, burst = 0, congested_samples = 0;
 	unsigned int burst_flight = 0;
 	struct sctp_thin_info info;
 	socklen_t len;
@@ -198,6 +198,14 @@ static int do_send(int argc, char **argv)
 			perror("send");
 			return 1;
 		}
+		if (bulk)
+			continue;
+		/* the congestion guard's verdict, once per message sent */
+		len = sizeof(info);
+		memset(&info, 0, sizeof(info));
+		if (!getsockopt(fd, IPPROTO_SCTP, SCTP_THIN_INFO, &info, &len) &&
+		    (info.sti_state & SCTP_THIN_STATE_CONGESTED))
+			congested_samples++;
 	}
 	/* Counters at the end of the send phase, before the tail drains. */
 	len = sizeof(info);
@@ -215,14 +223,17 @@ static int do_send(int argc, char **argv)
 	if (getsockopt(fd, IPPROTO_SCTP, SCTP_THIN_INFO, &info, &len))
 		perror("SCTP_THIN_INFO");
 	printf("burst_in_flight=%u\n", burst_flight);
+	printf("congested_samples=%d\n", congested_samples);
 	printf("unacked=%d\nflags=%u\nstate=%u\nin_flight=%u\nlossrate=%u\n"
 	       "transitions=%u\npkts_sent=%llu\npkts_lost=%llu\ntimeouts=%llu\n"
 	       "linear_timeouts=%llu\nfast_rtx=%llu\nrto_min_clamps=%llu\n"
-	       "restart_corrections=%llu\n", unacked(fd), info.sti_flags,
+	       "restart_corrections=%llu\nguard_undone=%llu\n", unacked(fd),
+	       info.sti_flags,
 	       info.sti_state, info.sti_in_flight, info.sti_lossrate,
 	       info.sti_transitions, info.sti_pkts_sent, info.sti_pkts_lost,
 	       info.sti_timeouts, info.sti_linear_timeouts, info.sti_fast_rtx,
-	       info.sti_rto_min_clamps, info.sti_restart_corrections);
+	       info.sti_rto_min_clamps, info.sti_restart_corrections,
+	       info.sti_guard_undone);
 	close(fd);
 	return 0;
 }

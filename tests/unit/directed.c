@@ -226,10 +226,35 @@ static void t_guard(void)
 	for (i = 7; i <= 9; i++)
 		sctp_thin_core_sent(&c, i, 0, &A, 0);
 	sctp_thin_core_timeout(&c, &A);
-	CHECK(c.guard_gone == 4 && c.in_flight == 0,
-	      "a timeout with 3 packets in flight: one loss event");
-	sctp_thin_core_sent(&c, 8, 0, &A, 0);	/* T3 retransmission */
-	CHECK(c.guard_gone == 4, "its retransmission supersedes nothing live");
+	CHECK(c.guard_gone == 6 && c.in_flight == 0,
+	      "a timeout with 3 packets in flight: 3 given up");
+	sctp_thin_core_sent(&c, 9, 0, &A, 0);	/* T3 rtx of 7-9, one packet */
+	CHECK(c.guard_gone == 6, "its retransmission supersedes nothing live");
+	/* 7 was lost, 8 and 9 arrive twice: the peer reports them */
+	CHECK(sctp_thin_core_dup(&c, 8) && sctp_thin_core_dup(&c, 9) &&
+	      c.guard_gone == 4 && c.guard_undone == 2,
+	      "dup reports of 8 and 9: one loss event left");
+	CHECK(!sctp_thin_core_dup(&c, 9) && c.guard_gone == 4,
+	      "a second dup report of 9 takes nothing back");
+	CHECK(!sctp_thin_core_dup(&c, 4) && !sctp_thin_core_dup(&c, 10) &&
+	      c.guard_gone == 4, "dup reports of TSNs never counted: nothing");
+	sctp_thin_core_sack(&c, 9, NULL, 0);
+	sctp_thin_core_sent(&c, 10, 0, &A, 0);
+	sctp_thin_core_sent(&c, 10, 0, &A, 0);	/* early fast rtx: counted */
+	sctp_thin_core_timeout(&c, &A);		/* and T3: a third copy */
+	sctp_thin_core_resent(&c, 10);
+	CHECK(!sctp_thin_core_dup(&c, 10) && c.guard_gone == 5,
+	      "lost, then fast-retransmitted and timed out: dup takes nothing");
+	sctp_thin_core_destroy(&c);
+
+	sctp_thin_core_init(&c);
+	for (i = 1; i <= 20; i++)
+		sctp_thin_core_sent(&c, i, 0, &A, 0);
+	sctp_thin_core_timeout(&c, &A);
+	CHECK(c.guard_gone == 20 && !sctp_thin_core_dup(&c, 4) &&
+	      sctp_thin_core_dup(&c, 5) && sctp_thin_core_dup(&c, 20) &&
+	      c.guard_gone == 18,
+	      "only the last 16 counted TSNs can be taken back");
 	sctp_thin_core_destroy(&c);
 }
 

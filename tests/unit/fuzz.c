@@ -51,8 +51,12 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			}
 			pair_sack(&t, cum, g, k);
 			break;
-		case 3:	/* T3-rtx expiry, or a path removed */
-			if (op & 0x80)
+		case 3:	/* T3-rtx expiry, a path removed, or a dup report */
+			if ((op & 0xc0) == 0xc0)
+				pair_resent(&t, cum - 16 + arg % 48);
+			else if (op & 0x40)
+				pair_dup(&t, cum - 16 + arg % 48);
+			else if (op & 0x80)
 				pair_timeout(&t, &tps[arg % 3]);
 			else
 				pair_purge(&t, &tps[arg % 3]);

@@ -30,8 +30,52 @@ static void m_gone(struct model *m, u32 tsn)
 		return;
 	m->gone_marked = true;
 	m->gone_mark = tsn;
-	if (m->guard_gone < m->guard_sent)
-		m->guard_gone++;
+	if (m->guard_gone >= m->guard_sent)
+		return;
+	m->guard_gone++;
+	/* the last SCTP_THIN_GUARD_RECENT counted TSNs, undone or not */
+	if (m->nrecent == SCTP_THIN_GUARD_RECENT) {
+		memmove(m->recent, m->recent + 1,
+			(m->nrecent - 1) * sizeof(m->recent[0]));
+		memmove(m->recent_ok, m->recent_ok + 1,
+			(m->nrecent - 1) * sizeof(m->recent_ok[0]));
+		m->nrecent--;
+	}
+	m->recent[m->nrecent] = tsn;
+	m->recent_ok[m->nrecent++] = true;
+}
+
+void pair_resent(struct pair *t, u32 tsn)
+{
+	size_t i;
+
+	sctp_thin_core_resent(&t->core, tsn);
+	for (i = 0; i < t->m.nrecent; i++)
+		if (t->m.recent[i] == tsn)
+			t->m.recent_ok[i] = false;
+}
+
+/* A dup report takes back the count of a TSN it still remembers, once. */
+bool pair_dup(struct pair *t, u32 tsn)
+{
+	struct model *m = &t->m;
+	bool got = sctp_thin_core_dup(&t->core, tsn), want = false;
+	size_t i;
+
+	for (i = 0; i < m->nrecent && !want; i++) {
+		if (!m->recent_ok[i] || m->recent[i] != tsn)
+			continue;
+		m->recent_ok[i] = false;
+		if (m->guard_gone)
+			m->guard_gone--;
+		m->undone++;
+		want = true;
+	}
+	if (got != want) {
+		t->why = "dup report: core and model disagree";
+		t->failures++;
+	}
+	return got;
 }
 
 void pair_guard(struct pair *t, u32 guard)
@@ -174,16 +218,13 @@ void pair_purge(struct pair *t, const void *tp)
 void pair_timeout(struct pair *t, const void *tp)
 {
 	size_t i;
-	bool first = true;
 
 	sctp_thin_core_timeout(&t->core, tp);
-	/* one loss event per expiry: the oldest packet of the path */
+	/* every packet of the path counts as given up */
 	for (i = 0; i < t->m.n; i++)
 		if (t->m.p[i].live && t->m.p[i].tp == tp) {
 			t->m.p[i].live = false;
-			if (first)
-				m_gone(&t->m, t->m.p[i].tsn);
-			first = false;
+			m_gone(&t->m, t->m.p[i].tsn);
 		}
 }
 
@@ -205,6 +246,8 @@ bool pair_check(struct pair *t)
 	u32 q;
 
 	t->steps++;
+	if (t->failures)
+		return false;	/* t->why says where (pair_dup) */
 	if (c->in_flight != m_live(m))
 		return fail(t, "in_flight != live packets of the model");
 	if (c->pkts_lost != m->lost || c->pkts_sent != m->sent)
@@ -224,6 +267,8 @@ bool pair_check(struct pair *t)
 	    c->gone_marked != m->gone_marked ||
 	    (m->gone_marked && c->gone_mark != m->gone_mark))
 		return fail(t, "congestion guard window");
+	if (c->guard_undone != m->undone)
+		return fail(t, "guard: counts undone differ from the model");
 	q = sctp_thin_core_lossrate(c);
 	if (q > SCTP_THIN_ONE)
 		return fail(t, "lossrate > 1");

@@ -25,6 +25,11 @@ struct model {
 	u32 guard_sent, guard_gone;	/* congestion guard window */
 	u32 gone_mark;
 	bool gone_marked, congested;
+	/* TSNs counted by the guard, oldest first; undone ones are removed */
+	u32 recent[SCTP_THIN_GUARD_RECENT];
+	bool recent_ok[SCTP_THIN_GUARD_RECENT];
+	size_t nrecent;
+	u64 undone;
 };
 
 /* One test run: the core under test and its model, driven together. */
@@ -44,6 +49,10 @@ void pair_sack(struct pair *t, u32 cum, const struct sctp_thin_gap *g,
 	       unsigned int n);
 void pair_purge(struct pair *t, const void *tp);
 void pair_timeout(struct pair *t, const void *tp);
+/* The peer reports @tsn as a duplicate; returns the core's answer. */
+bool pair_dup(struct pair *t, u32 tsn);
+/* @tsn is sent a third time: its dup reports no longer count. */
+void pair_resent(struct pair *t, u32 tsn);
 /* Congestion guard threshold for core and model (SCTP_THIN_ONE = all). */
 void pair_guard(struct pair *t, u32 guard);
 /* Check every invariant; returns false (and sets t->why) on a mismatch. */

@@ -28,7 +28,7 @@ static u32 below(u32 n)
 }
 
 static const int tps[3] = { 1, 2, 3 };
-static long sat_steps, cong_steps, lost_total, max_flight;
+static long sat_steps, cong_steps, lost_total, undone_total, max_flight;
 
 static bool run_seed(u64 seed, long steps, long *done)
 {
@@ -68,6 +68,18 @@ static bool run_seed(u64 seed, long steps, long *done)
 			if (kind == 0 && last_n <= 8) {
 				/* duplicate of the last SACK */
 				pair_sack(&t, last_cum, last_g, last_n);
+				goto check;
+			}
+			if (kind == 3) {
+				/* dup reports: a TSN the guard counted
+				 * (when it remembers one) or any nearby
+				 */
+				for (i = below(4); i > 0; i--)
+					pair_dup(&t, t.m.nrecent && below(2) ?
+						 t.m.recent[below(t.m.nrecent)] :
+						 cum - 8 + below(24));
+				if (t.m.nrecent && below(3) == 0)
+					pair_resent(&t, t.m.recent[below(t.m.nrecent)]);
 				goto check;
 			}
 			if (kind == 1) {
@@ -111,6 +123,7 @@ check:
 		}
 	}
 	lost_total += t.core.pkts_lost;
+	undone_total += t.core.guard_undone;
 	pair_fini(&t);
 	*done += s;
 	if (shim_live) {
@@ -137,7 +150,8 @@ int main(int argc, char **argv)
 	printf("random: %ld steps over %ld seeds; coverage: ", done, seeds);
 	printf("%ld steps saturated, %ld congested, max %ld in flight, ",
 	       sat_steps, cong_steps, max_flight);
-	printf("%ld packets lost; ", lost_total);
+	printf("%ld packets lost, %ld guard counts undone; ", lost_total,
+	       undone_total);
 	printf("%ld objects live\n", shim_live);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

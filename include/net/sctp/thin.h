@@ -33,6 +33,7 @@ struct sctp_sackhdr;
 #define SCTP_THIN_LT_MAX_LIMIT		255
 #define SCTP_THIN_GUARD_DEFAULT		20	/* percent of packets given up */
 #define SCTP_THIN_MAX_GAPS		32	/* more gap blocks: thick */
+#define SCTP_THIN_MAX_DUPS		16	/* dup TSNs read per SACK */
 
 /* Settings of a socket (defaults for its new associations) or of an
  * association.

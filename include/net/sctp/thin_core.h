@@ -21,6 +21,7 @@
 #define SCTP_THIN_MAX_SLOTS	256	/* past it: thick by definition */
 #define SCTP_THIN_GUARD_WINDOW	32	/* packets, the guard's halving window */
 #define SCTP_THIN_GUARD_MIN	32	/* packets sent before the guard acts */
+#define SCTP_THIN_GUARD_RECENT	16	/* counted TSNs a dup report can undo, <= 16 */
 
 enum {
 	SCTP_THIN_PKT_DEAD,		/* acked, lost or purged: tombstone */
@@ -54,6 +55,10 @@ struct sctp_thin_core {
 	u32 gone_mark;		/* highest TSN counted in guard_gone */
 	bool gone_marked;	/* gone_mark is valid */
 	bool congested;		/* guard: too many TSNs given up */
+	u16 recent_valid;	/* bit i: recent_tsn[i] holds a counted TSN */
+	u8 recent_next;		/* next slot of recent_tsn to overwrite */
+	u32 recent_tsn[SCTP_THIN_GUARD_RECENT];	/* last TSNs counted */
+	u64 guard_undone;	/* lifetime: counts taken back by dup reports */
 	u32 guard;		/* guard threshold, SCTP_THIN_ONE = all, 0 = off */
 	u32 transitions;	/* thin <-> thick changes */
 };
@@ -81,5 +86,7 @@ sctp_thin_core_oldest(const struct sctp_thin_core *c, const void *transport);
 void sctp_thin_core_purge_transport(struct sctp_thin_core *c,
 				    const void *transport);
 void sctp_thin_core_timeout(struct sctp_thin_core *c, const void *transport);
+bool sctp_thin_core_dup(struct sctp_thin_core *c, u32 tsn);
+void sctp_thin_core_resent(struct sctp_thin_core *c, u32 tsn);
 
 #endif /* __NET_SCTP_THIN_CORE_H__ */

@@ -55,6 +55,7 @@ struct sctp_thin_info {
 	__u64		sti_fast_rtx;	/* fast rtx on first indication */
 	__u64		sti_rto_min_clamps; /* RTO set from thin RTOmin */
 	__u64		sti_restart_corrections; /* RFC 7765 restarts */
+	__u64		sti_guard_undone; /* guard counts taken back by dups */
 };
 
 #endif /* _UAPI_LINUX_SCTP_THIN_H */
