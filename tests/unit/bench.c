@@ -3,6 +3,8 @@
  *   bench send N    N sends, 4 packets in flight at each send
  *   bench sackG N   N SACKs with G gap blocks (0, 1 or 4) arriving with
  *                   4 packets in flight
+ *   bench dup N     N dup reports (one per T3 expiry of 4 packets, of a
+ *                   TSN the guard counted)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +27,11 @@ noinline void measured_sack(u32 cum,
 	sctp_thin_core_sack(&c, cum, g, n);
 }
 
+noinline void measured_dup(u32 tsn)
+{
+	sctp_thin_core_dup(&c, tsn);
+}
+
 int main(int argc, char **argv)
 {
 	struct sctp_thin_gap g[4] = { { 2, 2 }, { 4, 4 }, { 6, 6 }, { 8, 8 } };
@@ -42,6 +49,13 @@ int main(int argc, char **argv)
 		}
 		for (k = 0; k < 4; k++)
 			sctp_thin_core_sent(&c, t + k, i, &tp, 0);
+		if (!strcmp(mode, "dup")) {
+			sctp_thin_core_timeout(&c, &tp);
+			measured_dup(t + 1);
+			sctp_thin_core_sack(&c, t + 3, NULL, 0);
+			t += 4;
+			continue;
+		}
 		if (!strcmp(mode, "sack0"))
 			measured_sack(t + 3, NULL, 0);
 		else

@@ -7,9 +7,10 @@ set -eu
 BENCH=$1
 N=${COST_N:-100000}
 out=$(mktemp -d)
-for mode in send sack0 sack1 sack4; do
+for mode in send sack0 sack1 sack4 dup; do
 	fn=measured_sack
 	[ "$mode" = send ] && fn=measured_sent
+	[ "$mode" = dup ] && fn=measured_dup
 	valgrind --tool=callgrind --callgrind-out-file="$out/$mode" \
 		--toggle-collect="$fn" "$BENCH" "$mode" "$N" >/dev/null 2>&1
 	ir=$(callgrind_annotate "$out/$mode" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
