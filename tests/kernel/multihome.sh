@@ -14,16 +14,20 @@
 # 100-byte messages with exponential intervals of mean 50 ms:
 #   thin   --thin all (every mechanism)
 #   stock  no SCTP_THIN, every thin sysctl off
-# Once they run, path 1 drops everything in both directions for
-# MULTIHOME_SECONDS (default 10), then heals; the senders go on 5 s more.
-# path_max_retrans is 2, hb_interval 1 s and rto_max 3 s in S, so that
+# Once every association has confirmed path 2 at both ends (ACTIVE in
+# /proc/net/sctp/remaddr of S and R: an unconfirmed address would carry
+# nothing, and cutting before then measured the wait for its heartbeat),
+# path 1 drops everything in both directions for MULTIHOME_SECONDS
+# (default 15), then heals; the senders go on 5 s more.
+# hb_interval is 1 s at both ends; path_max_retrans 2 and rto_max 3 s in
+# S, so that
 # the primary path is declared failed (RFC 9260 8.2) within the outage for
 # stock too (three strikes after 1, 2 and 3 s) and its heartbeats, every
 # hb_interval + RTO (8.3), confirm it again soon after it heals.  Checks
 # per flow:
 #   - every message arrives exactly once, intact, in order;
 #   - failover: every association's primary path leaves ACTIVE and
-#     reaches INACTIVE during the outage (sampled every 100 ms from
+#     reaches INACTIVE during the outage (sampled about every 0.5 s from
 #     /proc/net/sctp/remaddr), and 90 % of the messages sent during the
 #     outage, from 5 s after its start, arrive before it ends, i.e.
 #     over path 2;
@@ -69,6 +73,7 @@ path_netem() {
 thin_sysctls_off
 ip netns exec $S sysctl -q -w net.sctp.path_max_retrans=2 net.sctp.hb_interval=1000 \
 	net.sctp.rto_max=3000
+ip netns exec $R sysctl -q -w net.sctp.hb_interval=1000
 
 # name port assocs sender-options...
 FLOWS=(
@@ -112,7 +117,16 @@ while read -r id rport; do
 		[ "$rport" -ge "$2" ] && [ "$rport" -lt $(($2 + $3)) ] && FLOW[$id]=$1
 	done
 done < <(ip netns exec $S awk 'NR > 1 { print $7, $13 }' /proc/net/sctp/assocs)
-sleep 2
+# Path 2 confirmed (ACTIVE, state 2) at both ends of all 8 associations.
+for i in $(seq 1 300); do
+	n=$(ip netns exec $S awk 'NR > 1 && $1 == "10.0.3.2" && $8 == 2' /proc/net/sctp/remaddr | wc -l)
+	m=$(ip netns exec $R awk 'NR > 1 && $1 == "10.0.3.1" && $8 == 2' /proc/net/sctp/remaddr | wc -l)
+	[ "$n" -ge 8 ] && [ "$m" -ge 8 ] && break
+	sleep 0.1
+done
+check '[ "$n" = 8 ] && [ "$m" = 8 ]' \
+	"path 2 confirmed at both ends of every association after $((i / 10)) s (sender $n, receiver $m)"
+sleep 1
 
 # The state of every association's primary path (10.0.1.2), one line per
 # sample: "<t_ns> <assoc id> <state>".
