@@ -174,17 +174,19 @@ if [ $STOCK = 0 ]; then
 	g=$(( $(thin_kv guard-on unacked) + $(thin_kv guard-off unacked) ))
 	expect "g == 0" "guard on and off: every message acked"
 
-	# 9. Spurious timeouts do not trip the guard: 50 messages every 100
-	#    ms, nothing lost, but 2 SACKs in a row lost every 3 messages.
-	#    Each time T3-rtx expires (200 ms) with 2 packets in flight that
-	#    had arrived: the guard counts them, and the peer's dup reports
-	#    of their retransmissions (RFC 3708) take the counts back.
-	#    Without that, 2 of every 4 packets count as given up and the
-	#    association is held thick.  The sender samples the guard's
+	# 9. Spurious timeouts do not trip the guard: 60 messages every 100
+	#    ms, nothing lost, but 2 SACKs in a row lost every 3 messages from
+	#    message 12 on (by then the RTO has settled at 200 ms; from the
+	#    first RTT samples alone it is about 300 ms, as long as the SACK
+	#    gap, RFC 9260 6.3.1).  Each time T3-rtx expires with 2 packets
+	#    in flight that had arrived: the guard counts them, and the peer's
+	#    dup reports of their retransmissions (RFC 3708) take the counts
+	#    back.  Without that, 2 of every 4 packets count as given up and
+	#    the association is held thick.  The sender samples the guard's
 	#    verdict after each message.
 	D=""
-	for k in $(seq 3 3 45); do D="$D -s $k:2"; done
-	thin_scenario spurious "$ALL" 5163 "$D" -n 50 -i 100 -w 15000
+	for k in $(seq 12 3 54); do D="$D -s $k:2"; done
+	thin_scenario spurious "$ALL" 5163 "$D" -n 60 -i 100 -w 15000
 	echo "# spurious: state=$(thin_kv spurious state) congested_samples=$(thin_kv spurious congested_samples) timeouts=$(thin_kv spurious timeouts) guard_undone=$(thin_kv spurious guard_undone) transitions=$(thin_kv spurious transitions) unacked=$(thin_kv spurious unacked) sacks dropped=$(grep -c 'SACK.*DROP' "$OUTDIR/spurious.log")"
 	g=$(thin_kv spurious timeouts); expect "g >= 5" "spurious: T3-rtx expired (timeouts)"
 	g=$(thin_kv spurious guard_undone); expect "g >= 5" "spurious: dup reports took guard counts back"
