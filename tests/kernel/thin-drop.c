@@ -10,7 +10,8 @@
  * first N SACKs whose cumulative TSN ack is base + K or later and that
  * report no duplicate TSNs: a stretch of lost SACKs that makes the
  * sender time out spuriously, while the SACKs telling it so (their dup
- * reports, RFC 9260 6.2) pass.  Everything else is accepted.  Each DATA chunk of each packet is logged with its time:
+ * reports, RFC 9260 6.2) pass.  Everything else is accepted.  Each DATA
+ * chunk of each packet is logged with its time:
  *
  *   <time_ns> <sport>-<dport> <tsn-offset> <transmission#> <DROP|PASS>
  *
@@ -181,6 +182,15 @@ static int cb(struct nfq_q_handle *qh, struct nfgenmsg *msg,
 	return nfq_set_verdict(qh, id, drop ? NF_DROP : NF_ACCEPT, 0, NULL);
 }
 
+/* "K:N" appended to @r (@n rules so far); nonzero if bad or full. */
+static int add_rule(struct rule *r, int *n, const char *arg)
+{
+	if (*n == MAX_RULES || sscanf(arg, "%u:%u", &r[*n].k, &r[*n].n) != 2)
+		return -1;
+	(*n)++;
+	return 0;
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -205,22 +215,12 @@ int main(int argc, char **argv)
 			logname = optarg;
 			break;
 		case 'd':
-			if (nrules == MAX_RULES ||
-			    sscanf(optarg, "%u:%u", &rules[nrules].k,
-				   &rules[nrules].n) != 2) {
-				fprintf(stderr, "bad -d %s\n", optarg);
-				return 2;
-			}
-			nrules++;
-			break;
 		case 's':
-			if (nsack_rules == MAX_RULES ||
-			    sscanf(optarg, "%u:%u", &sack_rules[nsack_rules].k,
-				   &sack_rules[nsack_rules].n) != 2) {
-				fprintf(stderr, "bad -s %s\n", optarg);
+			if (add_rule(opt == 'd' ? rules : sack_rules,
+				     opt == 'd' ? &nrules : &nsack_rules, optarg)) {
+				fprintf(stderr, "bad -%c %s\n", opt, optarg);
 				return 2;
 			}
-			nsack_rules++;
 			break;
 		case 't':
 			seconds = atoi(optarg);
