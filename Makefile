@@ -108,7 +108,11 @@ bench-fairness bench-scale: modules tests
 	VM_QUIET=1 tests/vm/run --out $$d -- bash tests/bench/$(@:bench-%=%).sh; \
 	echo "results in $$d"; cat $$d/$(@:bench-%=%)/$(@:bench-%=%).txt; \
 	if [ -f $$d/fairness/p3-thin.state.log ]; then \
-		/opt/thin-venv/bin/python3 tools/plot-states.py $$d/fairness; fi
+		/opt/thin-venv/bin/python3 tools/plot-states.py $$d/fairness; fi; \
+	if [ -f $$d/scale/scale.txt ]; then \
+		{ echo "whole runs:"; python3 tools/scale-report.py $$d/scale; \
+		echo; echo "from 5 s after the first message on (steady state):"; \
+		python3 tools/scale-report.py --skip 5 $$d/scale; } | tee $$d/scale/report.md; fi
 
 clean:
 	rm -rf $(TOP)/build $(TOP)/out

@@ -403,7 +403,7 @@ struct opts {
 	int proto, one_to_many, assocs, size, dist, nodelay, sack_off;
 	int nphases;
 	struct phase phases[MAX_PHASES];
-	const char *state_log;
+	const char *state_log, *ready_file, *wait_file;
 	double state_every;
 	int thin_set, thin_strict, ports, expect, progress, tcp_thin;
 	unsigned int thin_flags, thin_rto_min, thin_lt_max, rto_min;
@@ -889,6 +889,24 @@ static void sender_connect(struct sender *s)
 	free(pfd);
 }
 
+/* --wait-file: no traffic until the sink has accepted every connection
+ * (it creates the file); notifications are read meanwhile.
+ */
+static void wait_for_file(struct sender *s)
+{
+	uint64_t deadline = now_ns(CLOCK_MONOTONIC) +
+			    (uint64_t)(s->o->connect_timeout * NSEC);
+
+	while (access(s->o->wait_file, F_OK)) {
+		if (now_ns(CLOCK_MONOTONIC) > deadline)
+			die("--wait-file %s: not there after %.0f s", s->o->wait_file,
+			    s->o->connect_timeout);
+		if (s->o->one_to_many)
+			read_notifications(s);
+		usleep(20000);
+	}
+}
+
 /* Messages not yet acknowledged by the peer (queued ones included). */
 static long unacked(struct sender *s, struct assoc *a)
 {
@@ -1059,6 +1077,8 @@ static int do_send(struct opts *o)
 	t0 = now_ns(CLOCK_MONOTONIC);
 	sender_connect(s);
 	s->connect_ns = now_ns(CLOCK_MONOTONIC) - t0;
+	if (o->wait_file)
+		wait_for_file(s);
 
 	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (tfd < 0)
@@ -1452,7 +1472,7 @@ static int do_sink(struct opts *o)
 	struct sink *k = calloc(1, sizeof(*k));
 	uint64_t t0, end, next_prog, mono;
 	struct sockaddr_storage ss;
-	int lfd[MAX_PORTS], i, n, one = 1, sack_on = 0;
+	int lfd[MAX_PORTS], i, n, one = 1, sack_on = 0, ready = 0;
 	struct epoll_event ev[256];
 	socklen_t len;
 	double sum = 0;
@@ -1535,6 +1555,17 @@ static int do_sink(struct opts *o)
 			else if (k->c[d - o->ports].open)
 				sink_read(k, &k->c[d - o->ports]);
 		}
+		if (o->ready_file && !ready && k->accepted >= o->expect) {
+			FILE *f = fopen(o->ready_file, "w");
+
+			if (!f)
+				die("--ready-file %s: %s", o->ready_file, strerror(errno));
+			fprintf(f, "accepted %d in %.3f s\n", k->accepted,
+				(now_ns(CLOCK_MONOTONIC) - t0) / 1e9);
+			if (fclose(f))
+				die("--ready-file %s: %s", o->ready_file, strerror(errno));
+			ready = 1;
+		}
 	}
 	for (i = 0; i < k->nc; i++) {
 		sack_on += k->c[i].sack_on;
@@ -1607,13 +1638,14 @@ static void help_exit(int rc)
 		"usage:\n"
 		"  thin-gen sink --proto sctp|tcp --listen ADDR:PORT [--ports N] [--log FILE]\n"
 		"                [--sack-delay-off] [--duration S] [--expect N] [--progress S]\n"
+		"                [--ready-file FILE]\n"
 		"  thin-gen send --proto sctp|tcp --connect ADDR:PORT [--assocs N]\n"
 		"                [--style one-to-one|one-to-many] [--size BYTES] [--interval MS]\n"
 		"                [--dist fixed|exp|pareto] [--pareto-shape A] [--profile NAME]\n"
 		"                --duration S [--log FILE] [--nodelay] [--thin FLAGS] [--thin-strict]\n"
 		"                [--thin-rto-min MS] [--thin-linear-max N] [--seed N] [--drain S]\n"
 		"                [--rto-min MS] [--tcp-thin]\n"
-		"                [--connect-timeout S] [--progress S]\n"
+		"                [--connect-timeout S] [--progress S] [--wait-file FILE]\n"
 		"                [--phases SIZE:MS:S,...] [--state-log FILE] [--state-every MS]\n"
 		"  thin-gen profile-stats --profile NAME|all [--samples N] [--seed N] [--check PCT]\n"
 		"     --check: averages within PCT %%, the table's 1/50/99 %% values at\n"
@@ -1623,6 +1655,10 @@ static void help_exit(int rc)
 		"  --size/--interval/--duration); interval 0: greedy (a message whenever\n"
 		"  the socket takes one).  --state-log: SCTP_THIN_INFO of every\n"
 		"  association every --state-every MS (100).\n"
+		"--ready-file: the sink creates FILE once it has accepted --expect\n"
+		"  connections; --wait-file: the sender starts its traffic once FILE\n"
+		"  exists (within --connect-timeout), so that no message waits for the\n"
+		"  sink's accept().\n"
 		"FLAGS: a number (0x3f) or a list of rto_min,restart,linear,fr,loss,guard,all,none.\n"
 		"Without --thin the socket keeps the module's defaults (sysctls).\n"
 		"One-to-many: association i goes to PORT+i (sink --ports N).\n"
@@ -1651,7 +1687,8 @@ int main(int argc, char **argv)
 		{ "pareto-shape", 1, 0, 'a' }, { "connect-timeout", 1, 0, 'w' },
 		{ "rto-min", 1, 0, 'r' }, { "tcp-thin", 0, 0, 'H' },
 		{ "phases", 1, 0, 'F' }, { "state-log", 1, 0, 'Y' },
-		{ "state-every", 1, 0, 'E' },
+		{ "state-every", 1, 0, 'E' }, { "ready-file", 1, 0, 'Q' },
+		{ "wait-file", 1, 0, 'W' },
 		{ "help", 0, 0, 'h' }, { 0 }
 	};
 	struct opts o = {
@@ -1785,6 +1822,12 @@ int main(int argc, char **argv)
 			break;
 		case 'E':
 			o.state_every = num(optarg, "--state-every", 1, 3600000);
+			break;
+		case 'Q':
+			o.ready_file = optarg;
+			break;
+		case 'W':
+			o.wait_file = optarg;
 			break;
 		case 'h':
 			help_exit(0);

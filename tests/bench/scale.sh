@@ -4,21 +4,39 @@
 # In the guest: one endpoint serving many thin associations (issue 6,
 # scale), as a game server does.  One one-to-many SCTP socket with N
 # associations (SCALE_NS, default "10 1000"), each sending Anarchy Online
-# traffic (Table 1 profile) for SCALE_SECONDS (default 30) over RTT 50 ms
-# with 1 % loss on the data direction, once without and once with every
-# thin mechanism (SCTP_THIN all).  Per run, in $THIN_OUT/scale/scale.txt:
+# traffic (Table 1 profile) for SCALE_SECONDS (default 30; the smallest N,
+# the baseline, for SCALE_BASE_SECONDS, default 240, so that it has
+# enough messages to compare with) over RTT 50 ms with 1 % loss on the
+# data direction, once without and once with every thin mechanism
+# (SCTP_THIN all).  Per run, in $THIN_OUT/scale/scale.txt:
 #   n variant slab_kb_per_assoc thin_objects cpu_ms_per_msg messages
-#   latency_mean_ms latency_p99_ms latency_max_ms
+#   latency_mean_ms latency_p99_ms latency_max_ms cpu_busy_pct lag_mean_ms
 # slab_kb_per_assoc: growth of the guest's Slab (/proc/meminfo) between
-# idle and every association up, per association.
+# idle and every association up, per association; cpu_busy_pct: both
+# vCPUs' busy share while the sender ran; lag_mean_ms: how late the
+# sender made its messages on average (over a few ms: the guest did not
+# keep up).  tools/scale-report.py compares each N with the smallest.
+# The sender starts its traffic once the sink has accepted every
+# association (--wait-file): the sink's accept() of 10,000 associations
+# on 10,000 listening sockets takes about a minute in the guest, and
+# messages sent meanwhile would measure that, not the sender.
 # SCALE_VARIANTS (default "stock thin", run in that order) and
-# SCALE_SYSCTLS ("key=value ..." set in the sender's namespace, e.g.
-# net.sctp.sndbuf_policy=1) vary the runs.  Once a second the sender
-# socket's queued bytes (wmemq of /proc/net/sctp/assocs: the socket's
-# sk_wmem_queued, repeated on each association's line) go to
-# $n-$variant.wmem: "seconds bytes".  SCALE_TRAFFIC (thin-gen
-# options, default "--profile anarchy-online") sets each association's
-# traffic, e.g. a lower rate for 10,000 associations.
+# SCALE_SYSCTLS ("key=value ...", set in the sender's namespace; default
+# net.sctp.sndbuf_policy=1, see below) vary the runs.  Once a second the
+# sender socket's queued bytes (wmemq of /proc/net/sctp/assocs: the
+# socket's sk_wmem_queued, repeated on each association's line) go to
+# $n-$variant.wmem: "seconds bytes".  SCALE_TRAFFIC (thin-gen options,
+# default "--profile anarchy-online") sets each association's traffic,
+# e.g. a lower rate for 10,000 associations.
+#
+# Why sndbuf_policy=1 (per-association send buffer accounting): with
+# upstream's default 0, all associations of a one-to-many socket share
+# one sk_sndbuf (212,992 bytes), and every queued 100-byte message costs
+# about 1 KB of it (skb truesize + struct sctp_chunk), so 1000 thin
+# associations fill it and messages wait in the application; and each
+# freed chunk walks every association of the socket to wake writers
+# (sctp_wake_up_waiters(), O(N)).  Both are upstream, stock and thin
+# alike (docs/results.md, Scale).  SCALE_SYSCTLS= (empty) runs policy 0.
 . "$(dirname "$0")/../kernel/lib.sh"
 GEN=$TOP/build/tools/thin-gen
 DUR=${SCALE_SECONDS:-30}
@@ -33,11 +51,17 @@ thin_lab_netem fwd delay 25ms loss 1% limit 100000
 thin_lab_netem rev delay 25ms limit 100000
 ip netns exec $E nft flush ruleset	# no NFQUEUE detour for this many flows
 thin_sysctls_off
-[ -n "${SCALE_SYSCTLS:-}" ] && ip netns exec $S sysctl -q -w ${SCALE_SYSCTLS}
+SYSCTLS=${SCALE_SYSCTLS-net.sctp.sndbuf_policy=1}
+# shellcheck disable=SC2086
+[ -n "$SYSCTLS" ] && ip netns exec $S sysctl -q -w $SYSCTLS
 slab() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
 hz=$(getconf CLK_TCK)
 port=10000
-for n in ${SCALE_NS:-10 1000}; do
+NS=$(printf '%s\n' ${SCALE_NS:-10 1000} | sort -n)
+echo "# sender sysctls: ${SYSCTLS:-none}; traffic: ${SCALE_TRAFFIC:---profile anarchy-online}" >>"$res"
+for n in $NS; do
+	dur=$DUR
+	[ "$n" = "$(echo "$NS" | head -n 1)" ] && dur=${SCALE_BASE_SECONDS:-240}
 	for v in ${SCALE_VARIANTS:-stock thin}; do
 		thin=""
 		[ $v = thin ] && thin="--thin all"
@@ -45,14 +69,15 @@ for n in ${SCALE_NS:-10 1000}; do
 		echo 2 >/proc/sys/vm/drop_caches
 		s0=$(slab)
 		ip netns exec $R "$GEN" sink --proto sctp --listen "10.0.2.1:$port" --ports "$n" \
-			--expect "$n" --sack-delay-off --duration $((DUR + 300)) \
-			--log "$OUT/$n-$v.sink.log" --progress 0 >"$OUT/$n-$v.sink.out" 2>&1 &
+			--expect "$n" --sack-delay-off --duration $((dur + 300)) \
+			--log "$OUT/$n-$v.sink.log" --progress 0 --ready-file "$OUT/$n-$v.ready" \
+			>"$OUT/$n-$v.sink.out" 2>&1 &
 		sink=$!
 		thin_wait_listen sctp "$port"
 		# shellcheck disable=SC2086
 		ip netns exec $S "$GEN" send --proto sctp --connect "10.0.2.1:$port" --assocs "$n" \
-			--style one-to-many ${SCALE_TRAFFIC:---profile anarchy-online} --duration "$DUR" --nodelay \
-			--drain 120 --connect-timeout 240 --progress 0 $thin \
+			--style one-to-many ${SCALE_TRAFFIC:---profile anarchy-online} --duration "$dur" --nodelay \
+			--drain 120 --connect-timeout 240 --progress 0 $thin --wait-file "$OUT/$n-$v.ready" \
 			>"$OUT/$n-$v.send.out" 2>&1 &
 		snd=$!
 		# every association up on the sender side
@@ -64,6 +89,7 @@ for n in ${SCALE_NS:-10 1000}; do
 		s1=$(slab)
 		objs=$(cat /sys/module/sctp/parameters/thin_objects)
 		c0=$(thin_cpu_busy)
+		a0=$(thin_cpu_all)
 		t=0
 		while kill -0 $snd 2>/dev/null; do
 			ip netns exec $S awk -v t=$t 'NR > 1 && $(NF - 2) > q { q = $(NF - 2) } END { print t, q + 0 }' \
@@ -73,16 +99,20 @@ for n in ${SCALE_NS:-10 1000}; do
 		done
 		wait $snd
 		c1=$(thin_cpu_busy)
+		a1=$(thin_cpu_all)
 		wait $sink
 		msgs=$(awk '!/^#/' "$OUT/$n-$v.sink.log" | wc -l)
 		lat=$(awk '!/^#/ { print ($5 - $4) / 1e6 }' "$OUT/$n-$v.sink.log" | sort -n |
 			awk '{ v[NR] = $1; s += $1 } END { k = int(NR * 0.99); if (k < 1) k = 1
 				printf "%.1f %.1f %.1f", s / NR, v[k], v[NR] }')
+		lag=$(sed -n 's/^thin-gen send: schedule lag ms mean=\([0-9.]*\).*/\1/p' "$OUT/$n-$v.send.out")
 		awk -v n="$n" -v v="$v" -v s0="$s0" -v s1="$s1" -v o="$objs" -v c=$((c1 - c0)) \
-			-v hz="$hz" -v m="$msgs" -v lat="$lat" 'BEGIN {
-			printf "%d %s %.2f %d %.3f %d %s\n", n, v, (s1 - s0) / n, o,
-				c / hz * 1000 / (m ? m : 1), m, lat }' | tee -a "$res"
+			-v a=$((a1 - a0)) -v hz="$hz" -v m="$msgs" -v lat="$lat" -v lag="${lag:-nan}" 'BEGIN {
+			printf "%d %s %.2f %d %.3f %d %s %.1f %s\n", n, v, (s1 - s0) / n, o,
+				c / hz * 1000 / (m ? m : 1), m, lat, 100 * c / (a ? a : 1), lag }' |
+			tee -a "$res"
 		grep -h '^thin-gen send: ' "$OUT/$n-$v.send.out" | sed "s/^/# $n-$v: /"
+		sed "s/^/# $n-$v: sink /" "$OUT/$n-$v.ready"
 		echo "# $n-$v: queued bytes, max over the run: $(sort -k2,2n "$OUT/$n-$v.wmem" | tail -n 1 | cut -d' ' -f2)"
 		port=$((port + n + 10))
 		sleep 3

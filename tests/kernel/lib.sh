@@ -168,6 +168,8 @@ thin_sysctls_off() {
 
 # Busy jiffies of the whole guest (user nice system irq softirq steal).
 thin_cpu_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+# All CPU time, idle included (the denominator of a busy share).
+thin_cpu_all() { awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
 
 # thin-gen logs: $1 sender log, $2 sink log.  Prints key=value pairs:
 # messages sent, received, missing, duplicated, not sent (extra), with a
