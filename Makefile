@@ -105,7 +105,7 @@ bench-overhead:
 
 bench-fairness bench-scale: modules tests
 	@d=$(TOP)/results/$$(date +%Y%m%d-%H%M%S)-$(@:bench-%=%); mkdir -p $$d && \
-	VM_QUIET=1 tests/vm/run --out $$d -- bash tests/bench/$(@:bench-%=%).sh; \
+	VM_QUIET=1 VM_TIMEOUT=$${VM_TIMEOUT:-7200} tests/vm/run --out $$d -- bash tests/bench/$(@:bench-%=%).sh; \
 	echo "results in $$d"; cat $$d/$(@:bench-%=%)/$(@:bench-%=%).txt; \
 	if [ -f $$d/fairness/p3-thin.state.log ]; then \
 		/opt/thin-venv/bin/python3 tools/plot-states.py $$d/fairness; fi; \

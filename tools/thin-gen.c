@@ -404,6 +404,7 @@ struct opts {
 	int nphases;
 	struct phase phases[MAX_PHASES];
 	const char *state_log, *ready_file, *wait_file;
+	int warmup;
 	double state_every;
 	int thin_set, thin_strict, ports, expect, progress, tcp_thin;
 	unsigned int thin_flags, thin_rto_min, thin_lt_max, rto_min;
@@ -648,11 +649,9 @@ static int flush(struct sender *s, struct assoc *a)
 	return 0;
 }
 
-static void gen_msg(struct sender *s, struct assoc *a, uint64_t mono)
+/* A new entry at the tail of the assoc's application queue. */
+static struct pend *queue_add(struct assoc *a)
 {
-	struct pend *p;
-	uint64_t lag = mono - a->due;
-
 	if (a->qlen == a->qcap) {
 		unsigned int ncap = a->qcap ? a->qcap * 2 : 16, i;
 		struct pend *nq = malloc(ncap * sizeof(*nq));
@@ -666,8 +665,15 @@ static void gen_msg(struct sender *s, struct assoc *a, uint64_t mono)
 		a->qhead = 0;
 		a->qcap = ncap;
 	}
-	p = &a->q[(a->qhead + a->qlen) % a->qcap];
 	a->qlen++;
+	return &a->q[(a->qhead + a->qlen - 1) % a->qcap];
+}
+
+static void gen_msg(struct sender *s, struct assoc *a, uint64_t mono)
+{
+	struct pend *p = queue_add(a);
+	uint64_t lag = mono - a->due;
+
 	p->seq = a->seq++;
 	p->size = draw_size(s, a);
 	p->send_ns = now_ns(CLOCK_REALTIME);
@@ -907,6 +913,48 @@ static void wait_for_file(struct sender *s)
 	}
 }
 
+static long unacked(struct sender *s, struct assoc *a);
+
+/* --warmup: one message on every association, acknowledged before the
+ * measured traffic starts, so that every association has an RTT sample:
+ * without one, a lost first DATA chunk waits RTO.Initial (3 s, RFC 9260
+ * 6.3.1 C1), stock or thin.  Its send_ns is 0: the sink keeps it out of
+ * its latencies, counts and log.
+ */
+static void warm_up(struct sender *s)
+{
+	uint64_t deadline = now_ns(CLOCK_MONOTONIC) +
+			    (uint64_t)(s->o->connect_timeout * NSEC);
+	long left;
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		struct assoc *a = &s->a[i];
+		struct pend *p;
+
+		if (a->failed)
+			continue;
+		p = queue_add(a);
+		p->seq = a->seq++;
+		p->size = HDR_LEN;
+		p->send_ns = 0;
+	}
+	for (;;) {
+		if (s->o->one_to_many)
+			read_notifications(s);
+		for (i = 0, left = 0; i < s->n; i++) {
+			flush(s, &s->a[i]);
+			left += unacked(s, &s->a[i]);
+		}
+		if (!left)
+			return;
+		if (now_ns(CLOCK_MONOTONIC) > deadline)
+			die("--warmup: %ld messages unacknowledged after %.0f s", left,
+			    s->o->connect_timeout);
+		usleep(20000);
+	}
+}
+
 /* Messages not yet acknowledged by the peer (queued ones included). */
 static long unacked(struct sender *s, struct assoc *a)
 {
@@ -1079,6 +1127,8 @@ static int do_send(struct opts *o)
 	s->connect_ns = now_ns(CLOCK_MONOTONIC) - t0;
 	if (o->wait_file)
 		wait_for_file(s);
+	if (o->warmup)
+		warm_up(s);
 
 	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (tfd < 0)
@@ -1293,7 +1343,7 @@ struct sink {
 	struct conn *c;
 	int nc, capc, accepted, closed, epfd;
 	uint32_t next[65536];
-	unsigned long long msgs, bytes, dups, gaps, bad, corrupt;
+	unsigned long long msgs, bytes, dups, gaps, bad, corrupt, warmups;
 	int64_t *lat;
 	size_t nlat, caplat;
 };
@@ -1329,6 +1379,10 @@ static void sink_msg(struct sink *k, const char *m, size_t n, uint64_t recv_ns)
 	} else {
 		k->gaps++;
 		k->next[idx] = seq + 1;
+	}
+	if (!send_ns) {		/* the sender's --warmup */
+		k->warmups++;
+		return;
 	}
 	k->msgs++;
 	k->bytes += n;
@@ -1463,6 +1517,13 @@ static void sink_accept(struct sink *k, int lfd)
 			l = sizeof(sk);
 			if (!getsockopt(fd, IPPROTO_SCTP, SCTP_DELAYED_SACK, &sk, &l))
 				c->sack_on = !(sk.sack_delay == 0 && sk.sack_freq == 1);
+			/* One per readiness event: in 6.1 a non-blocking
+			 * accept() on SCTP with nothing pending sleeps until
+			 * the next timer tick before EAGAIN
+			 * (sctp_wait_for_accept() calls schedule_timeout(0));
+			 * epoll reports the socket again if more are pending.
+			 */
+			break;
 		}
 	}
 }
@@ -1583,6 +1644,8 @@ static int do_sink(struct opts *o)
 	printf("dups=%llu gaps=%llu bad=%llu corrupt=%llu elapsed=%.2f s\n",
 	       k->dups, k->gaps, k->bad, k->corrupt,
 	       (now_ns(CLOCK_MONOTONIC) - t0) / 1e9);
+	if (k->warmups)
+		printf("thin-gen sink: warm-up messages %llu (not counted above)\n", k->warmups);
 	if (o->proto == P_SCTP)
 		printf("thin-gen sink: delayed SACK %s on %d of %d connections\n",
 		       "still enabled", sack_on, k->accepted);
@@ -1646,6 +1709,7 @@ static void help_exit(int rc)
 		"                [--thin-rto-min MS] [--thin-linear-max N] [--seed N] [--drain S]\n"
 		"                [--rto-min MS] [--tcp-thin]\n"
 		"                [--connect-timeout S] [--progress S] [--wait-file FILE]\n"
+		"                [--warmup]\n"
 		"                [--phases SIZE:MS:S,...] [--state-log FILE] [--state-every MS]\n"
 		"  thin-gen profile-stats --profile NAME|all [--samples N] [--seed N] [--check PCT]\n"
 		"     --check: averages within PCT %%, the table's 1/50/99 %% values at\n"
@@ -1658,7 +1722,8 @@ static void help_exit(int rc)
 		"--ready-file: the sink creates FILE once it has accepted --expect\n"
 		"  connections; --wait-file: the sender starts its traffic once FILE\n"
 		"  exists (within --connect-timeout), so that no message waits for the\n"
-		"  sink's accept().\n"
+		"  sink's accept().  --warmup: one unlogged message per association,\n"
+		"  acknowledged before the traffic (an RTT sample on each).\n"
 		"FLAGS: a number (0x3f) or a list of rto_min,restart,linear,fr,loss,guard,all,none.\n"
 		"Without --thin the socket keeps the module's defaults (sysctls).\n"
 		"One-to-many: association i goes to PORT+i (sink --ports N).\n"
@@ -1688,7 +1753,7 @@ int main(int argc, char **argv)
 		{ "rto-min", 1, 0, 'r' }, { "tcp-thin", 0, 0, 'H' },
 		{ "phases", 1, 0, 'F' }, { "state-log", 1, 0, 'Y' },
 		{ "state-every", 1, 0, 'E' }, { "ready-file", 1, 0, 'Q' },
-		{ "wait-file", 1, 0, 'W' },
+		{ "wait-file", 1, 0, 'W' }, { "warmup", 0, 0, 'U' },
 		{ "help", 0, 0, 'h' }, { 0 }
 	};
 	struct opts o = {
@@ -1828,6 +1893,9 @@ int main(int argc, char **argv)
 			break;
 		case 'W':
 			o.wait_file = optarg;
+			break;
+		case 'U':
+			o.warmup = 1;
 			break;
 		case 'h':
 			help_exit(0);
