@@ -24,7 +24,8 @@
 # (--warmup): an association without an RTT sample waits RTO.Initial (3 s)
 # for a lost first DATA chunk, stock or thin, and at 10,000 associations
 # with 6 messages each that first message would be a sixth of the data.
-# SCALE_VARIANTS (default "stock thin", run in that order) and
+# SCALE_RMEM (default "4096 4194304 8388608", see below) sets
+# net.sctp.sctp_rmem; SCALE_VARIANTS (default "stock thin", run in that order) and
 # SCALE_SYSCTLS ("key=value ...", set in the sender's namespace; default
 # net.sctp.sndbuf_policy=1, see below) vary the runs.  Once a second the
 # sender socket's queued bytes (wmemq of /proc/net/sctp/assocs: the
@@ -56,13 +57,20 @@ thin_lab_netem rev delay 25ms limit 100000
 ip netns exec $E nft flush ruleset	# no NFQUEUE detour for this many flows
 thin_sysctls_off
 SYSCTLS=${SCALE_SYSCTLS-net.sctp.sndbuf_policy=1}
+# net.sctp.sctp_rmem is global (set here for both ends): its default is a
+# new socket's SO_RCVBUF, and rcvbuf + sndbuf bound the socket's backlog.
+# With the default 212,992 bytes the sender's one socket for 10,000
+# associations drops SACKs that arrive while the application holds it
+# (SctpInPktDiscards; docs/results.md, Scale).
+RMEM=${SCALE_RMEM-4096 4194304 8388608}
+[ -n "$RMEM" ] && sysctl -q -w net.sctp.sctp_rmem="$RMEM"
 # shellcheck disable=SC2086
 [ -n "$SYSCTLS" ] && ip netns exec $S sysctl -q -w $SYSCTLS
 slab() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
 hz=$(getconf CLK_TCK)
 port=10000
 NS=$(printf '%s\n' ${SCALE_NS:-10 1000} | sort -n)
-echo "# sender sysctls: ${SYSCTLS:-none}; traffic: ${SCALE_TRAFFIC:---profile anarchy-online}" >>"$res"
+echo "# sender sysctls: ${SYSCTLS:-none}; sctp_rmem: ${RMEM:-default}; traffic: ${SCALE_TRAFFIC:---profile anarchy-online}" >>"$res"
 for n in $NS; do
 	dur=$DUR
 	[ "$n" = "$(echo "$NS" | head -n 1)" ] && dur=${SCALE_BASE_SECONDS:-240}
@@ -94,6 +102,7 @@ for n in $NS; do
 		objs=$(cat /sys/module/sctp/parameters/thin_objects)
 		c0=$(thin_cpu_busy)
 		a0=$(thin_cpu_all)
+		d0=$(ip netns exec $S awk '$1 == "SctpInPktDiscards" { print $2 }' /proc/net/sctp/snmp)
 		t=0
 		while kill -0 $snd 2>/dev/null; do
 			ip netns exec $S awk -v t=$t 'NR > 1 && $(NF - 2) > q { q = $(NF - 2) } END { print t, q + 0 }' \
@@ -104,6 +113,7 @@ for n in $NS; do
 		wait $snd
 		c1=$(thin_cpu_busy)
 		a1=$(thin_cpu_all)
+		d1=$(ip netns exec $S awk '$1 == "SctpInPktDiscards" { print $2 }' /proc/net/sctp/snmp)
 		wait $sink
 		msgs=$(awk '!/^#/' "$OUT/$n-$v.sink.log" | wc -l)
 		lat=$(awk '!/^#/ { print ($5 - $4) / 1e6 }' "$OUT/$n-$v.sink.log" | sort -n |
@@ -117,6 +127,7 @@ for n in $NS; do
 			tee -a "$res"
 		grep -h '^thin-gen send: ' "$OUT/$n-$v.send.out" | sed "s/^/# $n-$v: /"
 		sed "s/^/# $n-$v: sink /" "$OUT/$n-$v.ready"
+		echo "# $n-$v: sender SctpInPktDiscards during the traffic: $((d1 - d0)) (before: $d0)"
 		echo "# $n-$v: queued bytes, max over the run: $(sort -k2,2n "$OUT/$n-$v.wmem" | tail -n 1 | cut -d' ' -f2)"
 		port=$((port + n + 10))
 		sleep 3
