@@ -405,6 +405,7 @@ struct opts {
 	struct phase phases[MAX_PHASES];
 	const char *state_log, *ready_file, *wait_file;
 	int warmup;
+	double warmup_rate;
 	double state_every;
 	int thin_set, thin_strict, ports, expect, progress, tcp_thin;
 	unsigned int thin_flags, thin_rto_min, thin_lt_max, rto_min;
@@ -915,30 +916,15 @@ static void wait_for_file(struct sender *s)
 
 static long unacked(struct sender *s, struct assoc *a);
 
-/* --warmup: one message on every association, acknowledged before the
- * measured traffic starts, so that every association has an RTT sample:
- * without one, a lost first DATA chunk waits RTO.Initial (3 s, RFC 9260
- * 6.3.1 C1), stock or thin.  Its send_ns is 0: the sink keeps it out of
- * its latencies, counts and log.
+/* Read notifications and send what is queued until the peer has
+ * acknowledged every message or @deadline (CLOCK_MONOTONIC) has passed;
+ * returns what is left unacknowledged (messages; bytes for TCP).
  */
-static void warm_up(struct sender *s)
+static long wait_acked(struct sender *s, uint64_t deadline)
 {
-	uint64_t deadline = now_ns(CLOCK_MONOTONIC) +
-			    (uint64_t)(s->o->connect_timeout * NSEC);
 	long left;
 	int i;
 
-	for (i = 0; i < s->n; i++) {
-		struct assoc *a = &s->a[i];
-		struct pend *p;
-
-		if (a->failed)
-			continue;
-		p = queue_add(a);
-		p->seq = a->seq++;
-		p->size = HDR_LEN;
-		p->send_ns = 0;
-	}
 	for (;;) {
 		if (s->o->one_to_many)
 			read_notifications(s);
@@ -946,13 +932,55 @@ static void warm_up(struct sender *s)
 			flush(s, &s->a[i]);
 			left += unacked(s, &s->a[i]);
 		}
-		if (!left)
-			return;
-		if (now_ns(CLOCK_MONOTONIC) > deadline)
-			die("--warmup: %ld messages unacknowledged after %.0f s", left,
-			    s->o->connect_timeout);
-		usleep(20000);
+		if (!left || now_ns(CLOCK_MONOTONIC) > deadline)
+			return left;
+		usleep(10000);
 	}
+}
+
+/* --warmup: one message on every association, acknowledged before the
+ * measured traffic starts, so that every association has an RTT sample:
+ * without one, a lost first DATA chunk waits RTO.Initial (3 s, RFC 9260
+ * 6.3.1 C1), stock or thin.  Its send_ns is 0: the sink keeps it out of
+ * its latencies, counts and log.  The messages go out at --warmup-rate
+ * per second (0: all at once): the RTT samples they give are the
+ * associations' first (RFC 9260 6.3.1 C2: RTO = SRTT + 4 RTTVAR = 3 R),
+ * and samples taken in a burst of 10,000 messages were seconds long, so
+ * the RTOs started at 2-3 s and took about ten more samples per
+ * association to come down (docs/results.md, Scale).
+ */
+static void warm_up(struct sender *s)
+{
+	double gap = s->o->warmup_rate > 0 ? NSEC / s->o->warmup_rate : 0;
+	uint64_t t0 = now_ns(CLOCK_MONOTONIC), due, mono, deadline;
+	long left;
+	int i, sent = 0;
+
+	for (i = 0; i < s->n; i++) {
+		struct assoc *a = &s->a[i];
+		struct pend *p;
+
+		if (a->failed)
+			continue;
+		due = t0 + (uint64_t)(gap * sent++);
+		while ((mono = now_ns(CLOCK_MONOTONIC)) < due) {
+			if (s->o->one_to_many)
+				read_notifications(s);
+			usleep(due - mono > 10 * MSEC ? 10000 : (due - mono) / 1000 + 1);
+		}
+		p = queue_add(a);
+		p->seq = a->seq++;
+		p->size = HDR_LEN;
+		p->send_ns = 0;
+		flush(s, a);
+	}
+	deadline = now_ns(CLOCK_MONOTONIC) + (uint64_t)(s->o->connect_timeout * NSEC);
+	left = wait_acked(s, deadline);
+	if (left)
+		die("--warmup: %ld messages unacknowledged after %.0f s", left,
+		    s->o->connect_timeout);
+	printf("thin-gen send: warm-up %d messages at %g/s, all acknowledged after %.2f s\n",
+	       sent, s->o->warmup_rate, (now_ns(CLOCK_MONOTONIC) - t0) / 1e9);
 }
 
 /* Messages not yet acknowledged by the peer (queued ones included). */
@@ -1279,26 +1307,11 @@ static int do_send(struct opts *o)
 		state_sample(s, now_ns(CLOCK_MONOTONIC) - t0);
 	/* Drain: wait until everything is acknowledged. */
 	drain_end = now_ns(CLOCK_MONOTONIC) + (uint64_t)(o->drain * NSEC);
-	for (;;) {
-		if (o->one_to_many) {
-			read_notifications(s);
-			for (i = 0; i < s->n; i++)
-				flush(s, &s->a[i]);
-		}
-		for (i = 0, left = 0; i < s->n; i++) {
-			if (!o->one_to_many)
-				flush(s, &s->a[i]);
-			left += unacked(s, &s->a[i]);
-		}
-		if (!left)
-			break;
-		if (now_ns(CLOCK_MONOTONIC) > drain_end) {
-			warnx("drain: %ld messages/bytes still unacknowledged after %.0f s",
-			      left, o->drain);
-			failed = 1;
-			break;
-		}
-		usleep(10000);
+	left = wait_acked(s, drain_end);
+	if (left) {
+		warnx("drain: %ld messages/bytes still unacknowledged after %.0f s",
+		      left, o->drain);
+		failed = 1;
 	}
 	mono = now_ns(CLOCK_MONOTONIC);
 	thin_summary(s);
@@ -1709,7 +1722,7 @@ static void help_exit(int rc)
 		"                [--thin-rto-min MS] [--thin-linear-max N] [--seed N] [--drain S]\n"
 		"                [--rto-min MS] [--tcp-thin]\n"
 		"                [--connect-timeout S] [--progress S] [--wait-file FILE]\n"
-		"                [--warmup]\n"
+		"                [--warmup] [--warmup-rate PER_S]\n"
 		"                [--phases SIZE:MS:S,...] [--state-log FILE] [--state-every MS]\n"
 		"  thin-gen profile-stats --profile NAME|all [--samples N] [--seed N] [--check PCT]\n"
 		"     --check: averages within PCT %%, the table's 1/50/99 %% values at\n"
@@ -1723,7 +1736,8 @@ static void help_exit(int rc)
 		"  connections; --wait-file: the sender starts its traffic once FILE\n"
 		"  exists (within --connect-timeout), so that no message waits for the\n"
 		"  sink's accept().  --warmup: one unlogged message per association,\n"
-		"  acknowledged before the traffic (an RTT sample on each).\n"
+		"  acknowledged before the traffic (an RTT sample on each), sent at\n"
+		"  --warmup-rate messages/s over all associations (1000; 0: at once).\n"
 		"FLAGS: a number (0x3f) or a list of rto_min,restart,linear,fr,loss,guard,all,none.\n"
 		"Without --thin the socket keeps the module's defaults (sysctls).\n"
 		"One-to-many: association i goes to PORT+i (sink --ports N).\n"
@@ -1754,11 +1768,12 @@ int main(int argc, char **argv)
 		{ "phases", 1, 0, 'F' }, { "state-log", 1, 0, 'Y' },
 		{ "state-every", 1, 0, 'E' }, { "ready-file", 1, 0, 'Q' },
 		{ "wait-file", 1, 0, 'W' }, { "warmup", 0, 0, 'U' },
+		{ "warmup-rate", 1, 0, 'u' },
 		{ "help", 0, 0, 'h' }, { 0 }
 	};
 	struct opts o = {
 		.proto = -1, .assocs = 1, .size = 100, .interval = 250,
-		.duration = -1, .drain = 30, .pareto_shape = 1.5, .ports = 1,
+		.duration = -1, .drain = 30, .warmup_rate = 1000, .pareto_shape = 1.5, .ports = 1,
 		.expect = 1, .progress = 5, .seed = 1, .samples = 100000,
 		.connect_timeout = 30, .state_every = 100,
 	};
@@ -1896,6 +1911,9 @@ int main(int argc, char **argv)
 			break;
 		case 'U':
 			o.warmup = 1;
+			break;
+		case 'u':
+			o.warmup_rate = num(optarg, "--warmup-rate", 0, 1e6);
 			break;
 		case 'h':
 			help_exit(0);

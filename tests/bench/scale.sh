@@ -81,6 +81,12 @@ BACKLOG=${SCALE_NETDEV_BACKLOG-100000}
 # shellcheck disable=SC2086
 [ -n "$SYSCTLS" ] && ip netns exec $S sysctl -q -w $SYSCTLS
 slab() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
+# packets dropped at the per-CPU backlog (netdev_max_backlog), all CPUs
+softnet_drops() {
+	local d n=0 x
+	while read -r x d x; do n=$((n + 16#$d)); done </proc/net/softnet_stat
+	echo $n
+}
 hz=$(getconf CLK_TCK)
 port=10000
 NS=$(printf '%s\n' ${SCALE_NS:-10 1000} | sort -n)
@@ -95,6 +101,7 @@ for n in $NS; do
 		echo 2 >/proc/sys/vm/drop_caches
 		s0=$(slab)
 		dz=$(ip netns exec $S awk '$1 == "SctpInPktDiscards" { print $2 }' /proc/net/sctp/snmp)
+		b0=$(softnet_drops)
 		ip netns exec $R "$GEN" sink --proto sctp --listen "10.0.2.1:$port" --ports "$n" \
 			--expect "$n" --sack-delay-off --duration $((dur + 300)) \
 			--log "$OUT/$n-$v.sink.log" --progress 0 --ready-file "$OUT/$n-$v.ready" \
@@ -147,6 +154,7 @@ for n in $NS; do
 		# close and the shutdown of N associations count discards too)
 		dn=$(awk -v n="$n" '$3 >= n { d = $4 } END { print d + 0 }' "$OUT/$n-$v.wmem")
 		echo "# $n-$v: sender SctpInPktDiscards: $((d0 - dz)) during connect, $((dn - d0)) while all up, $((d1 - dn)) at shutdown"
+		echo "# $n-$v: packets dropped at the per-CPU backlog (softnet_stat): $(($(softnet_drops) - b0))"
 		echo "# $n-$v: queued bytes, max over the run: $(sort -k2,2n "$OUT/$n-$v.wmem" | tail -n 1 | cut -d' ' -f2)"
 		port=$((port + n + 10))
 		sleep 3
