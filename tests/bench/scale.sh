@@ -24,6 +24,9 @@
 # (--warmup): an association without an RTT sample waits RTO.Initial (3 s)
 # for a lost first DATA chunk, stock or thin, and at 10,000 associations
 # with 6 messages each that first message would be a sixth of the data.
+# The warm-up is paced (thin-gen's --warmup-rate, 1000/s): sent at once,
+# 10,000 of them gave seconds-long first RTT samples and RTOs of 2-3 s
+# for the first 100 s (docs/results.md, Scale, limit 5).
 # SCALE_RCVBUF (default 4194304, see below) sets net.core.rmem_default,
 # SCALE_NETDEV_BACKLOG (default 100000) net.core.netdev_max_backlog;
 # SCALE_VARIANTS (default "stock thin", run in that order) and
