@@ -84,6 +84,8 @@ BACKLOG=${SCALE_NETDEV_BACKLOG-100000}
 # shellcheck disable=SC2086
 [ -n "$SYSCTLS" ] && ip netns exec $S sysctl -q -w $SYSCTLS
 slab() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
+# the sender's SctpInPktDiscards
+discards() { ip netns exec $S awk '$1 == "SctpInPktDiscards" { print $2 }' /proc/net/sctp/snmp; }
 # packets dropped at the per-CPU backlog (netdev_max_backlog), all CPUs
 softnet_drops() {
 	local d n=0 x
@@ -103,7 +105,7 @@ for n in $NS; do
 		sync
 		echo 2 >/proc/sys/vm/drop_caches
 		s0=$(slab)
-		dz=$(ip netns exec $S awk '$1 == "SctpInPktDiscards" { print $2 }' /proc/net/sctp/snmp)
+		dz=$(discards)
 		b0=$(softnet_drops)
 		ip netns exec $R "$GEN" sink --proto sctp --listen "10.0.2.1:$port" --ports "$n" \
 			--expect "$n" --sack-delay-off --duration $((dur + 300)) \
@@ -127,7 +129,7 @@ for n in $NS; do
 		objs=$(cat /sys/module/sctp/parameters/thin_objects)
 		c0=$(thin_cpu_busy)
 		a0=$(thin_cpu_all)
-		d0=$(ip netns exec $S awk '$1 == "SctpInPktDiscards" { print $2 }' /proc/net/sctp/snmp)
+		d0=$(discards)
 		t=0
 		while kill -0 $snd 2>/dev/null; do
 			ip netns exec $S awk -v t=$t 'FNR == NR && FNR > 1 && $(NF - 2) > q { q = $(NF - 2) }
@@ -139,7 +141,7 @@ for n in $NS; do
 		wait $snd
 		c1=$(thin_cpu_busy)
 		a1=$(thin_cpu_all)
-		d1=$(ip netns exec $S awk '$1 == "SctpInPktDiscards" { print $2 }' /proc/net/sctp/snmp)
+		d1=$(discards)
 		wait $sink
 		msgs=$(awk '!/^#/' "$OUT/$n-$v.sink.log" | wc -l)
 		lat=$(awk '!/^#/ { print ($5 - $4) / 1e6 }' "$OUT/$n-$v.sink.log" | sort -n |
