@@ -83,6 +83,10 @@ struct sctp_thin_net {
 	int fast_retransmit;
 	int loss_estimation;
 	int congestion_guard;	/* percent, 0 = off */
+	/* Bounds for sockets without CAP_NET_ADMIN over the netns. */
+	int rto_min_floor;	/* ms: lowest stp_rto_min */
+	int lt_ceiling;		/* highest stp_linear_timeouts_max */
+	int guard_required;	/* the congestion guard cannot be dropped */
 };
 
 static unsigned int sctp_thin_net_id __read_mostly;
@@ -175,6 +179,30 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE_HUNDRED,
 	},
+	{
+		.procname	= "thin_rto_min_floor",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_INT_MAX,
+	},
+	{
+		.procname	= "thin_linear_timeouts_ceiling",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &sctp_thin_lt_max_limit,
+	},
+	{
+		.procname	= "thin_congestion_guard_required",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
 	{ }
 };
 
@@ -193,6 +221,9 @@ static int sctp_thin_sysctl_register(struct sctp_thin_net *tn)
 	tbl[4].data = &tn->fast_retransmit;
 	tbl[5].data = &tn->loss_estimation;
 	tbl[6].data = &tn->congestion_guard;
+	tbl[7].data = &tn->rto_min_floor;
+	tbl[8].data = &tn->lt_ceiling;
+	tbl[9].data = &tn->guard_required;
 
 	tn->sysctl = register_net_sysctl(tn->net, "net/sctp", tbl);
 	if (!tn->sysctl) {
@@ -239,6 +270,9 @@ static int __net_init sctp_thin_net_init(struct net *net)
 	tn->fast_retransmit = 0;
 	tn->loss_estimation = 1;
 	tn->congestion_guard = SCTP_THIN_GUARD_DEFAULT;
+	tn->rto_min_floor = SCTP_THIN_RTO_MIN_FLOOR_DEFAULT;
+	tn->lt_ceiling = SCTP_THIN_LT_CEILING_DEFAULT;
+	tn->guard_required = 1;
 	return sctp_thin_sysctl_register(tn);
 }
 
@@ -282,21 +316,41 @@ void sctp_thin_sock_init(struct sock *sk)
 /* Association state.  A failed allocation leaves asoc->thin NULL: the
  * association then behaves exactly like stock lksctp.
  */
-static void sctp_thin_assoc_alloc(struct sctp_association *asoc, gfp_t gfp)
+/* Forget the per-path timeout runs (sctp_thin_path). */
+static void sctp_thin_paths_reset(struct sctp_association *asoc)
+{
+	struct sctp_transport *tp;
+
+	list_for_each_entry(tp, &asoc->peer.transport_addr_list, transports)
+		memset(&tp->thin, 0, sizeof(tp->thin));
+}
+
+/* (Re)start recording: packets already sent were not recorded, so their
+ * count is unknown: thick until the cumulative ack reaches them all.
+ */
+static void sctp_thin_resync(struct sctp_association *asoc,
+			     struct sctp_thin_assoc *ta)
+{
+	sctp_thin_core_resync(&ta->core, asoc->next_tsn - 1,
+			      asoc->outqueue.outstanding_bytes ||
+			      !list_empty(&asoc->outqueue.retransmit));
+	ta->lt_run = 0;
+	ta->progress = jiffies;
+	sctp_thin_paths_reset(asoc);
+}
+
+static int sctp_thin_assoc_alloc(struct sctp_association *asoc, gfp_t gfp)
 {
 	struct sctp_thin_assoc *ta;
 
 	ta = sctp_thin_alloc(sizeof(*ta), gfp);
 	if (!ta)
-		return;
+		return -ENOMEM;
 	memset(ta, 0, sizeof(*ta));
 	sctp_thin_core_init(&ta->core);
-	/* Packets already in flight were not recorded, so the count is
-	 * unknown: thick until everything outstanding is acked.
-	 */
-	if (asoc->outqueue.outstanding_bytes)
-		ta->core.saturated = true;
+	sctp_thin_resync(asoc, ta);
 	asoc->thin = ta;
+	return 0;
 }
 
 void sctp_thin_assoc_init(struct sctp_association *asoc,
@@ -304,8 +358,10 @@ void sctp_thin_assoc_init(struct sctp_association *asoc,
 {
 	asoc->thin_conf = sctp_sk(sk)->thin_conf;
 	asoc->thin = NULL;
-	if (asoc->thin_conf.flags & SCTP_THIN_MECHANISMS)
-		sctp_thin_assoc_alloc(asoc, gfp);
+	/* No memory: stock behaviour, and SCTP_THIN says so. */
+	if ((asoc->thin_conf.flags & SCTP_THIN_MECHANISMS) &&
+	    sctp_thin_assoc_alloc(asoc, gfp))
+		asoc->thin_conf.flags &= ~SCTP_THIN_MECHANISMS;
 }
 
 void sctp_thin_assoc_destroy(struct sctp_association *asoc)
@@ -323,17 +379,24 @@ void sctp_thin_assoc_destroy(struct sctp_association *asoc)
  * off drops the packet list (no bookkeeping is left on the packet path)
  * but keeps the counters for SCTP_THIN_INFO.
  */
-static void sctp_thin_assoc_set(struct sctp_association *asoc,
-				const struct sctp_thin_conf *conf)
+static int sctp_thin_assoc_set(struct sctp_association *asoc,
+			       const struct sctp_thin_conf *conf)
 {
 	struct sctp_thin_assoc *ta = asoc->thin;
+	bool was_on = asoc->thin_conf.flags & SCTP_THIN_MECHANISMS;
 
-	asoc->thin_conf = *conf;
 	if (conf->flags & SCTP_THIN_MECHANISMS) {
-		if (!ta)
-			sctp_thin_assoc_alloc(asoc, GFP_KERNEL);
-		return;
+		/* Off -> on: nothing was recorded meanwhile, and the TSNs
+		 * moved on: resynchronise (thick till drained).
+		 */
+		if (!ta && sctp_thin_assoc_alloc(asoc, GFP_KERNEL))
+			return -ENOMEM;	/* settings unchanged */
+		else if (ta && !was_on)
+			sctp_thin_resync(asoc, ta);
+		asoc->thin_conf = *conf;
+		return 0;
 	}
+	asoc->thin_conf = *conf;
 	if (ta) {
 		struct sctp_thin_core keep = ta->core;
 
@@ -342,8 +405,29 @@ static void sctp_thin_assoc_set(struct sctp_association *asoc,
 		ta->core.pkts_sent = keep.pkts_sent;
 		ta->core.pkts_lost = keep.pkts_lost;
 		ta->core.transitions = keep.transitions;
-		ta->core.saturated = true;
+		ta->core.thin = false;
+		sctp_thin_paths_reset(asoc);
 	}
+	return 0;
+}
+
+/* Thin means application-limited (see sctp_thin_core_update()): nothing
+ * waits for retransmission, and the data queued, if any, is not held back
+ * by the peer's window or by the cwnd of the path it goes to.  Data that
+ * fits both waits only for Nagle or for the flush in progress.
+ */
+static bool sctp_thin_app_limited(const struct sctp_association *asoc)
+{
+	const struct sctp_transport *tp = asoc->peer.active_path;
+	const struct sctp_outq *q = &asoc->outqueue;
+
+	if (!list_empty(&q->retransmit))
+		return false;
+	if (list_empty(&q->out_chunk_list))
+		return true;
+	if (q->out_qlen > asoc->peer.rwnd)
+		return false;
+	return tp && tp->flight_size + q->out_qlen <= tp->cwnd;
 }
 
 static void sctp_thin_update(struct sctp_association *asoc,
@@ -355,7 +439,8 @@ static void sctp_thin_update(struct sctp_association *asoc,
 	ta->core.guard = asoc->thin_conf.flags & SCTP_THIN_CONGESTION_GUARD ?
 			 asoc->thin_conf.guard : 0;
 	now = sctp_thin_core_update(&ta->core, asoc->thin_conf.flags &
-				    SCTP_THIN_LOSS_ESTIMATION);
+				    SCTP_THIN_LOSS_ESTIMATION,
+				    sctp_thin_app_limited(asoc));
 	if (now != was)
 		trace_sctp_thin_transition(asoc, &ta->core);
 }
@@ -367,18 +452,35 @@ void __sctp_thin_rm_peer(struct sctp_association *asoc,
 	sctp_thin_update(asoc, asoc->thin);
 }
 
-/* 5.1: record the highest TSN of every packet that carries DATA. */
+/* 5.1: record the highest TSN of every packet that carries DATA.  A GSO
+ * packet (larger than the path MTU) leaves as several wire packets, each
+ * of which can be lost alone: record each as a packet.  The segments are
+ * cut as sctp_packet_pack() cuts them: chunks in order, a new segment when
+ * the next chunk would pass the path MTU.
+ */
 void __sctp_thin_packet_sent(struct sctp_association *asoc,
 			     struct sctp_packet *packet, gfp_t gfp)
 {
+	u32 mtu = packet->transport->pathmtu, size, tsn, top = 0;
 	struct sctp_thin_assoc *ta = asoc->thin;
+	unsigned long now = jiffies;
 	struct sctp_chunk *chunk;
 	bool have = false;
-	u32 tsn, top = 0;
 
 	if (!packet->has_data || !(asoc->thin_conf.flags & SCTP_THIN_MECHANISMS))
 		return;
+	size = packet->overhead;
 	list_for_each_entry(chunk, &packet->chunk_list, list) {
+		u32 len = SCTP_PAD4(chunk->skb->len);
+
+		if (size + len > mtu && size > packet->overhead) {
+			if (have)
+				sctp_thin_core_sent(&ta->core, top, now,
+						    packet->transport, gfp);
+			have = false;
+			size = packet->overhead;
+		}
+		size += len;
 		if (!sctp_chunk_is_data(chunk) || !chunk->has_tsn)
 			continue;
 		tsn = ntohl(chunk->subh.data_hdr->tsn);
@@ -389,9 +491,8 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 			top = tsn;
 		have = true;
 	}
-	if (!have)
-		return;
-	sctp_thin_core_sent(&ta->core, top, jiffies, packet->transport, gfp);
+	if (have)
+		sctp_thin_core_sent(&ta->core, top, now, packet->transport, gfp);
 	sctp_thin_update(asoc, ta);
 }
 
@@ -405,10 +506,16 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 	union sctp_sack_variable *frags;
 	unsigned int i, n, blocks, dups;
 
+	struct sctp_transport *tp;
+	bool moved;
+
 	if (!(asoc->thin_conf.flags & SCTP_THIN_MECHANISMS))
 		return;
-	if (TSN_lt(asoc->ctsn_ack_point, ntohl(sack->cum_tsn_ack)))
+	moved = TSN_lt(asoc->ctsn_ack_point, ntohl(sack->cum_tsn_ack));
+	if (moved) {
 		ta->lt_run = 0;	/* forward progress ends a timeout run */
+		ta->progress = jiffies;
+	}
 	/* sctp_sm_pull_sack() checked that the blocks and dups fit. */
 	blocks = ntohs(sack->num_gap_ack_blocks);
 	dups = min_t(unsigned int, ntohs(sack->num_dup_tsns), SCTP_THIN_MAX_DUPS);
@@ -430,6 +537,22 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 		gaps[i].end = ntohs(frags[i].gab.end);
 	}
 	sctp_thin_core_sack(&ta->core, ntohl(sack->cum_tsn_ack), gaps, n);
+	/* A path's timeout run ends where stock clears its error counter
+	 * (RFC 9260 8.2): a packet last sent on it is acked.  Also where
+	 * stock's T3-rtx of the path stopped (R2): nothing outstanding on
+	 * it, nothing waiting for retransmission.  Where the list cannot
+	 * tell (saturated), any move of the cumulative ack ends every run:
+	 * later than stock, never earlier.
+	 */
+	list_for_each_entry(tp, &asoc->peer.transport_addr_list, transports) {
+		if (!tp->thin.run)
+			continue;
+		if (sctp_thin_core_acked_path(&ta->core, tp) ||
+		    (moved && ta->core.saturated) ||
+		    (list_empty(&tp->transmitted) &&
+		     list_empty(&asoc->outqueue.retransmit)))
+			tp->thin.run = 0;
+	}
 	sctp_thin_update(asoc, ta);
 }
 
@@ -448,6 +571,8 @@ void __sctp_thin_update_rto(struct sctp_transport *tp)
 	struct sctp_association *asoc = tp->asoc;
 	unsigned long rto, floor;
 
+	/* What stock computed from this sample, before our clamp. */
+	tp->thin.stock_rto = tp->rto;
 	if (!sctp_thin_on(asoc, SCTP_THIN_RTO_MIN))
 		return;
 	floor = msecs_to_jiffies(asoc->thin_conf.rto_min);
@@ -460,46 +585,160 @@ void __sctp_thin_update_rto(struct sctp_transport *tp)
 	trace_sctp_thin_mechanism(asoc, SCTP_THIN_RTO_MIN, jiffies_to_msecs(rto));
 }
 
-/* A T3-rtx timer expired.  Every packet in flight on that path counts as
- * gone (RFC 9260 6.3.3 E3 marks all its outstanding data for
- * retransmission).  5.3: while thin, the RTO is not doubled (E2), for at
- * most lt_max timeouts in a row without the cumulative ack moving, as
- * Linux TCP's tcp_thin_linear_timeouts.  Error counters are untouched.
- * Known difference: without backoff, retransmissions every RTO can keep
- * postponing the heartbeats of a potentially-failed path
- * (sctp_generate_heartbeat_event()), so a path that loses DATA while it
- * would answer heartbeats is declared failed after path_max_retrans + 1
- * timeouts, where stock's backed-off heartbeats keep it up.
+/* Failure detection: never earlier in time than stock.
+ *
+ * RFC 9260 8.1/8.2 count one error per T3-rtx expiry and fail a path
+ * after Path.Max.Retrans, the association after Association.Max.Retrans
+ * errors.  Stock spaces the expiries by an RTO that doubles (6.3.3 E2)
+ * from at least RTO.Min; thin RTOmin (5.2) and linear timeouts (5.3) space
+ * them by 200 ms, so the same count would be reached in seconds instead of
+ * minutes (measured: a 10 s outage aborted thin associations after 7 s).
+ * Linux TCP keeps its linear timeouts safe by budgeting time as if the
+ * backoff had been exponential (retransmits_timed_out()); we keep the
+ * count and move its time.
+ *
+ * Per path, from the first T3-rtx expiry of a loss episode (a run), we
+ * follow the schedule stock would have.  Its first expiry V1: the timer
+ * that expired was armed at some time A with the path's RTO, where stock
+ * would have armed it at A with stock's RTO (R1), so V1 = now + (stock's
+ * RTO - ours); if an RFC 7765 restart armed it, stock would have
+ * restarted it at that SACK with its full RTO (R3).  Then V(k+1) = V(k) +
+ * stock's doubled RTO (E2, capped by RTO.Max).  An expiry counts as an
+ * error (upstream's counters, PF and failure) only once the next V(k) is
+ * reached; earlier ones are extra retransmissions, not errors.  After a
+ * counted expiry the path takes stock's backed-off RTO, after an
+ * uncounted one that is not linear at least the time to V(k), so the
+ * next expiry, and the heartbeats of a potentially failed path, which use
+ * the path's RTO, fall where stock's fall.  The count therefore never
+ * runs ahead of stock's: PF, path failure and abort come no earlier (they
+ * can come up to one thin RTO later, at the first thin expiry after
+ * stock's).  Linear timeouts apply only before that first counted expiry.
+ * A bulk flow, whose RTO is stock's, counts every expiry as stock does.
+ * A run ends where stock clears the path's error counter, or where its
+ * T3-rtx stops (__sctp_thin_sack()).
+ *
+ * The strike is recognised by the T3-rtx expiry itself
+ * (sctp_sf_do_6_3_3_rtx() sets tp->thin.t3): T2-shutdown, T4-ASCONF and
+ * RE-CONFIG strikes are stock's, backoff included.
  */
-bool __sctp_thin_t3_expired(struct sctp_association *asoc,
-			    struct sctp_transport *tp)
-{
-	struct sctp_thin_assoc *ta = asoc->thin;
-	bool linear;
+enum {
+	SCTP_THIN_STRIKE_STOCK,		/* not ours: upstream as is */
+	SCTP_THIN_STRIKE_COUNTED,	/* counted: stock's backed-off RTO */
+	SCTP_THIN_STRIKE_LINEAR,	/* not counted, 5.3: RTO kept */
+	SCTP_THIN_STRIKE_DEFERRED,	/* not counted, backoff as upstream */
+	SCTP_THIN_STRIKE_HB,		/* heartbeat strike: stock's RTO */
+};
 
+static unsigned long sctp_thin_stock_rto(struct sctp_transport *tp)
+{
+	return tp->thin.stock_rto ? : tp->rto;
+}
+
+/* 5.3: while thin, a T3-rtx expiry does not double the RTO, for at most
+ * lt_max expiries in a row without the cumulative ack moving, as Linux
+ * TCP's tcp_thin_linear_timeouts, and not while the peer's window is zero
+ * (zero-window probes back off, RFC 9260 6.1 A).
+ */
+static bool sctp_thin_linear(struct sctp_association *asoc,
+			     struct sctp_thin_assoc *ta)
+{
+	return sctp_thin_on(asoc, SCTP_THIN_LINEAR_TIMEOUTS) &&
+	       ta->lt_run < asoc->thin_conf.lt_max && asoc->peer.rwnd;
+}
+
+/* Returns false if this strike must not count as an error. */
+bool __sctp_thin_strike(struct sctp_association *asoc,
+			struct sctp_transport *tp, int is_hb)
+{
+	struct sctp_thin_path *pt = &tp->thin;
+	struct sctp_thin_assoc *ta = asoc->thin;
+	bool t3 = pt->t3, count, linear;
+	unsigned long now = jiffies;
+
+	pt->t3 = 0;
+	pt->strike = SCTP_THIN_STRIKE_STOCK;
 	if (!(asoc->thin_conf.flags & SCTP_THIN_MECHANISMS))
-		return false;
-	/* sctp_do_8_2_transport_strike() also runs for T2-shutdown,
-	 * T4-ASCONF and RE-CONFIG expiries; those keep their backoff.  A
-	 * T3-rtx expiry strikes a path with DATA outstanding (RFC 9260
-	 * 6.3.3).
-	 */
-	if (list_empty(&tp->transmitted))
-		return false;
+		return true;
+	if (is_hb) {
+		/* An unanswered heartbeat (8.3): stock backs off, from
+		 * stock's RTO.
+		 */
+		if (tp->hb_sent)
+			pt->strike = SCTP_THIN_STRIKE_HB;
+		return true;
+	}
+	if (!t3)
+		return true;	/* T2, T4, RE-CONFIG: stock */
+
 	ta->timeouts++;
-	/* A zero window is not loss: probes back off (RFC 9260 6.1 A, 6.3.3),
-	 * and so do the heartbeats that keep the path's error count honest.
+	if (!pt->run) {
+		/* The expiry this timer was set for; under load it fires
+		 * later.  A corrected timer counts only if not re-armed
+		 * since.
+		 */
+		unsigned long exp = tp->T3_rtx_timer.expires;
+
+		pt->stock_rto = sctp_thin_stock_rto(tp);
+		pt->v_next = exp;
+		if (pt->corrected && pt->corr_exp == exp)
+			pt->v_next = pt->stock_exp;
+		else if (pt->stock_rto > tp->rto)
+			pt->v_next = exp + pt->stock_rto - tp->rto;
+		pt->run = 1;
+	}
+	pt->corrected = 0;
+	count = !time_before(now, pt->v_next);
+	linear = !count && sctp_thin_linear(asoc, ta);
+
+	/* RFC 9260 6.3.3 E3 retransmits every packet on the path: each is
+	 * given up (congestion guard).
 	 */
-	linear = sctp_thin_on(asoc, SCTP_THIN_LINEAR_TIMEOUTS) &&
-		 ta->lt_run < asoc->thin_conf.lt_max && asoc->peer.rwnd;
 	sctp_thin_core_timeout(&ta->core, tp);
 	sctp_thin_update(asoc, ta);
-	if (!linear)
-		return false;
-	ta->lt_run++;
-	ta->linear_timeouts++;
-	trace_sctp_thin_mechanism(asoc, SCTP_THIN_LINEAR_TIMEOUTS, ta->lt_run);
-	return true;
+
+	pt->saved_rto = tp->rto;
+	if (count) {
+		pt->stock_rto = min(pt->stock_rto * 2, asoc->rto_max);
+		pt->v_next += pt->stock_rto;
+		pt->strike = SCTP_THIN_STRIKE_COUNTED;
+		return true;
+	}
+	ta->strikes_deferred++;
+	pt->strike = SCTP_THIN_STRIKE_DEFERRED;
+	if (linear) {
+		pt->strike = SCTP_THIN_STRIKE_LINEAR;
+		ta->lt_run++;
+		ta->linear_timeouts++;
+		trace_sctp_thin_mechanism(asoc, SCTP_THIN_LINEAR_TIMEOUTS,
+					  ta->lt_run);
+	}
+	return false;
+}
+
+void __sctp_thin_strike_done(struct sctp_association *asoc,
+			     struct sctp_transport *tp, int is_hb)
+{
+	struct sctp_thin_path *pt = &tp->thin;
+
+	switch (pt->strike) {
+	case SCTP_THIN_STRIKE_COUNTED:
+		/* Upstream doubled our RTO; take stock's instead. */
+		tp->rto = max(tp->rto, pt->stock_rto);
+		break;
+	case SCTP_THIN_STRIKE_LINEAR:
+		tp->rto = pt->saved_rto;
+		break;
+	case SCTP_THIN_STRIKE_DEFERRED:
+		/* Upstream doubled our RTO; expire no earlier than V(k). */
+		if (time_after(pt->v_next, jiffies + tp->rto))
+			tp->rto = min(pt->v_next - jiffies, asoc->rto_max);
+		break;
+	case SCTP_THIN_STRIKE_HB:
+		pt->stock_rto = min(sctp_thin_stock_rto(tp) * 2, asoc->rto_max);
+		tp->rto = max(tp->rto, pt->stock_rto);
+		break;
+	}
+	pt->strike = SCTP_THIN_STRIKE_STOCK;
 }
 
 /* RFC 7765 (RTO Restart), paper 5.2: when a SACK moves the cumulative
@@ -507,31 +746,60 @@ bool __sctp_thin_t3_expired(struct sctp_association *asoc,
  * RTO from now (RFC 9260 6.3.2 R3).  While thin, expire instead RTO after
  * the oldest packet still in flight on this path was sent, so no more
  * than one RTO passes before it is retransmitted.  Never in the past: at
- * the earliest one jiffy from now.  Deviations from RFC 7765: thin
- * detection stands for its "fewer than rrthresh (4) segments outstanding"
- * test, and we do not require that no unsent data be waiting.
+ * the earliest one jiffy from now.  As RFC 7765 4.2 has it: only with
+ * fewer than rrthresh (4) packets outstanding on the path and no unsent
+ * data ready, and only for R3 (@why == 1), never for the R4 restart of
+ * reneged data.
  */
-unsigned long __sctp_thin_t3_restart(struct sctp_transport *tp)
+unsigned long __sctp_thin_t3_restart(struct sctp_transport *tp, u8 why)
 {
 	struct sctp_association *asoc = tp->asoc;
 	unsigned long full = jiffies + tp->rto;
 	const struct sctp_thin_pkt *oldest;
 	unsigned long expires;
+	u32 n;
 
-	if (!sctp_thin_on(asoc, SCTP_THIN_RESTART_TIMER))
+	tp->thin.corrected = 0;
+	if (why != 1 || !sctp_thin_on(asoc, SCTP_THIN_RESTART_TIMER) ||
+	    !list_empty(&asoc->outqueue.out_chunk_list) ||
+	    !list_empty(&asoc->outqueue.retransmit))
 		return full;
-	oldest = sctp_thin_core_oldest(&asoc->thin->core, tp);
-	if (!oldest)
+	oldest = sctp_thin_core_oldest(&asoc->thin->core, tp, &n);
+	if (!oldest || n >= SCTP_THIN_RRTHRESH)
 		return full;
 	expires = oldest->sent + tp->rto;
 	if (time_before(expires, jiffies + 1))
 		expires = jiffies + 1;
 	if (!time_before(expires, full))
 		return full;
+	/* Stock would expire a full stock RTO from now (failure timing). */
+	tp->thin.corrected = 1;
+	tp->thin.corr_exp = expires;
+	tp->thin.stock_exp = jiffies + sctp_thin_stock_rto(tp);
 	asoc->thin->restart_corrections++;
 	trace_sctp_thin_mechanism(asoc, SCTP_THIN_RESTART_TIMER,
 				  jiffies_to_msecs(full - expires));
 	return expires;
+}
+
+/* Upstream purged the outqueue (__sctp_outq_teardown()): a peer restart
+ * (RFC 9260 5.2.4, sctp_assoc_update()), a TSN reset (RFC 6525 5.2.4,
+ * sctp_process_strreset_tsnreq()), SCTP_CMD_PURGE_OUTQUEUE, or the end of
+ * the association.  Nothing is in flight, and the next TSN need not
+ * follow the last one: forget packets, TSNs and timeout runs.
+ */
+void __sctp_thin_outq_purge(struct sctp_association *asoc)
+{
+	struct sctp_thin_assoc *ta = asoc->thin;
+
+	sctp_thin_core_purge(&ta->core);
+	ta->lt_run = 0;
+	ta->progress = jiffies;
+	ta->resyncs++;
+	sctp_thin_paths_reset(asoc);
+	/* Not thin until a packet is recorded again (sctp_thin_update()):
+	 * nothing to decide meanwhile.
+	 */
 }
 
 /* 5.4: while thin, the first miss indication (RFC 9260 7.2.4) triggers
@@ -556,16 +824,33 @@ bool __sctp_thin_early_frtx(struct sctp_association *asoc,
 	return true;
 }
 
-/* Socket options. */
+/* Socket options.  Bad input is -EINVAL; asking past the netns bounds
+ * (thin_rto_min_floor, thin_linear_timeouts_ceiling,
+ * thin_congestion_guard_required) without CAP_NET_ADMIN over the netns is
+ * -EPERM.  Either way nothing changes.
+ */
 static int sctp_thin_conf_check(struct sock *sk,
 				const struct sctp_thin_params *p)
 {
+	struct sctp_thin_net *tn = sctp_thin_pernet(sock_net(sk));
+	bool past = false;
+
 	if (p->stp_flags & ~SCTP_THIN_ALL)
 		return -EINVAL;
 	if (p->stp_rto_min > sock_net(sk)->sctp.rto_max)
 		return -EINVAL;
 	if (p->stp_linear_timeouts_max > SCTP_THIN_LT_MAX_LIMIT)
 		return -EINVAL;
+	if (p->stp_rto_min && p->stp_rto_min < READ_ONCE(tn->rto_min_floor))
+		past = true;
+	if (p->stp_linear_timeouts_max > READ_ONCE(tn->lt_ceiling))
+		past = true;
+	if (READ_ONCE(tn->guard_required) &&
+	    (p->stp_flags & SCTP_THIN_MECHANISMS) &&
+	    !(p->stp_flags & SCTP_THIN_CONGESTION_GUARD))
+		past = true;
+	if (past && !ns_capable(sock_net(sk)->user_ns, CAP_NET_ADMIN))
+		return -EPERM;
 	return 0;
 }
 
@@ -605,8 +890,7 @@ static int sctp_thin_set_params(struct sock *sk, struct sctp_thin_params *p,
 	if (asoc) {
 		conf = asoc->thin_conf;
 		sctp_thin_conf_merge(&conf, p);
-		sctp_thin_assoc_set(asoc, &conf);
-		return 0;
+		return sctp_thin_assoc_set(asoc, &conf);
 	}
 
 	if (sctp_style(sk, TCP))
@@ -614,15 +898,19 @@ static int sctp_thin_set_params(struct sock *sk, struct sctp_thin_params *p,
 	if (p->stp_assoc_id == SCTP_FUTURE_ASSOC ||
 	    p->stp_assoc_id == SCTP_ALL_ASSOC)
 		sctp_thin_conf_merge(&sp->thin_conf, p);
+	/* An association that cannot get memory keeps its settings; the
+	 * others take the new ones, and the call fails with -ENOMEM.
+	 */
 	if (p->stp_assoc_id == SCTP_CURRENT_ASSOC ||
 	    p->stp_assoc_id == SCTP_ALL_ASSOC) {
 		list_for_each_entry(asoc, &sp->ep->asocs, asocs) {
 			conf = asoc->thin_conf;
 			sctp_thin_conf_merge(&conf, p);
-			sctp_thin_assoc_set(asoc, &conf);
+			if (sctp_thin_assoc_set(asoc, &conf))
+				err = -ENOMEM;
 		}
 	}
-	return 0;
+	return err;
 }
 
 int sctp_thin_setsockopt(struct sock *sk, int optname, void *kopt,
@@ -693,6 +981,8 @@ static void sctp_thin_fill_info(const struct sctp_association *asoc,
 	info->sti_rto_min_clamps = ta->rto_min_clamps;
 	info->sti_restart_corrections = ta->restart_corrections;
 	info->sti_guard_undone = ta->core.guard_undone;
+	info->sti_strikes_deferred = ta->strikes_deferred;
+	info->sti_resyncs = ta->resyncs;
 }
 
 static int sctp_thin_get_info(struct sock *sk, int len,
@@ -770,19 +1060,20 @@ static int sctp_thin_seq_show(struct seq_file *seq, void *v)
 	struct sctp_thin_info info;
 
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(seq, "ASSOC-ID LPORT RPORT FLAGS STATE INFLIGHT LOSSRATE TRANS SENT LOST TIMEOUTS LINEAR FASTRTX RTOMIN RESTART\n");
+		seq_puts(seq, "ASSOC-ID LPORT RPORT FLAGS STATE INFLIGHT LOSSRATE TRANS SENT LOST TIMEOUTS LINEAR FASTRTX RTOMIN RESTART DEFERRED RESYNCS\n");
 		return 0;
 	}
 	asoc = ((struct sctp_transport *)v)->asoc;
 	memset(&info, 0, sizeof(info));
 	sctp_thin_fill_info(asoc, &info);
-	seq_printf(seq, "%d %u %u 0x%02x 0x%02x %u %u %u %llu %llu %llu %llu %llu %llu %llu\n",
+	seq_printf(seq, "%d %u %u 0x%02x 0x%02x %u %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
 		   sctp_assoc2id(asoc), asoc->base.bind_addr.port,
 		   asoc->peer.port, info.sti_flags, info.sti_state,
 		   info.sti_in_flight, info.sti_lossrate, info.sti_transitions,
 		   info.sti_pkts_sent, info.sti_pkts_lost, info.sti_timeouts,
 		   info.sti_linear_timeouts, info.sti_fast_rtx,
-		   info.sti_rto_min_clamps, info.sti_restart_corrections);
+		   info.sti_rto_min_clamps, info.sti_restart_corrections,
+		   info.sti_strikes_deferred, info.sti_resyncs);
 	return 0;
 }
 

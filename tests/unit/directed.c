@@ -22,13 +22,13 @@ static void t_basic(void)
 	struct sctp_thin_gap g = { 2, 2 };
 
 	sctp_thin_core_init(&c);
-	CHECK(sctp_thin_core_update(&c, true), "empty core is thin");
+	CHECK(sctp_thin_core_update(&c, true, true), "empty core is thin");
 	CHECK(c.transitions == 0, "no transition at start");
 	sctp_thin_core_sent(&c, 100, 10, &A, 0);
 	sctp_thin_core_sent(&c, 101, 20, &A, 0);
 	sctp_thin_core_sent(&c, 102, 30, &B, 0);
 	CHECK(c.in_flight == 3 && c.pkts_sent == 3, "3 packets in flight");
-	CHECK(sctp_thin_core_oldest(&c, &B)->sent == 30, "oldest per path");
+	CHECK(sctp_thin_core_oldest(&c, &B, NULL)->sent == 30, "oldest per path");
 	/* 100 acked, 101 missing, 102 gap-acked: one indication for 101 */
 	CHECK(sctp_thin_core_sack(&c, 100, &g, 1) == 0, "first gap: not lost");
 	CHECK(c.in_flight == 1, "acked packets left the list");
@@ -49,7 +49,7 @@ static void t_basic(void)
 	sctp_thin_core_sent(&c, 101, 60, &A, 0);	/* retransmission */
 	CHECK(c.in_flight == 2, "retransmission is a packet in flight");
 	sctp_thin_core_sent(&c, 105, 65, &B, 0);	/* supersedes 105 */
-	CHECK(c.in_flight == 2 && sctp_thin_core_oldest(&c, &A)->sent == 60,
+	CHECK(c.in_flight == 2 && sctp_thin_core_oldest(&c, &A, NULL)->sent == 60,
 	      "retransmission supersedes the earlier packet");
 	sctp_thin_core_sack(&c, 105, NULL, 0);
 	CHECK(c.in_flight == 0 && c.used == 0, "drained");
@@ -65,27 +65,27 @@ static void t_detection(void)
 	sctp_thin_core_init(&c);
 	for (i = 0; i < 3; i++)
 		sctp_thin_core_sent(&c, i + 1, i, &A, 0);
-	CHECK(sctp_thin_core_update(&c, false), "3 in flight: thin");
+	CHECK(sctp_thin_core_update(&c, false, true), "3 in flight: thin");
 	sctp_thin_core_sent(&c, 4, 4, &A, 0);
-	CHECK(!sctp_thin_core_update(&c, false), "4 in flight: thick");
+	CHECK(!sctp_thin_core_update(&c, false, true), "4 in flight: thick");
 	CHECK(c.transitions == 1, "one transition");
 	/* loss 1/2: threshold 4 / (1 - 0.5) = 8 */
 	c.win_sent = 10;
 	c.win_lost = 5;
-	CHECK(sctp_thin_core_update(&c, true), "4 < 8 at loss 1/2: thin");
-	CHECK(!sctp_thin_core_update(&c, false), "without loss est: thick");
+	CHECK(sctp_thin_core_update(&c, true, true), "4 < 8 at loss 1/2: thin");
+	CHECK(!sctp_thin_core_update(&c, false, true), "without loss est: thick");
 	/* loss 1: clamped to 3/4, threshold 16 */
 	c.win_lost = 10;
 	for (i = 5; i <= 15; i++)
 		sctp_thin_core_sent(&c, i, i, &A, 0);
 	c.win_sent = 10;
 	c.win_lost = 10;
-	CHECK(c.in_flight == 15 && sctp_thin_core_update(&c, true),
+	CHECK(c.in_flight == 15 && sctp_thin_core_update(&c, true, true),
 	      "15 < 16 at loss 1 (clamped 3/4): thin");
 	sctp_thin_core_sent(&c, 16, 16, &A, 0);
 	c.win_sent = 10;
 	c.win_lost = 10;
-	CHECK(!sctp_thin_core_update(&c, true), "16 at loss 1: thick");
+	CHECK(!sctp_thin_core_update(&c, true, true), "16 at loss 1: thick");
 	sctp_thin_core_destroy(&c);
 }
 
@@ -99,7 +99,7 @@ static void t_cap_and_failure(void)
 		sctp_thin_core_sent(&c, i + 1, i, &A, 0);
 	CHECK(!c.saturated && c.size == SCTP_THIN_MAX_SLOTS, "at the cap");
 	sctp_thin_core_sent(&c, i + 1, i, &A, 0);
-	CHECK(c.saturated && !sctp_thin_core_update(&c, true),
+	CHECK(c.saturated && !sctp_thin_core_update(&c, true, true),
 	      "past the cap: saturated, thick");
 	sctp_thin_core_sack(&c, i, NULL, 0);
 	CHECK(c.saturated, "not drained while data is outstanding");
@@ -142,8 +142,8 @@ static void t_hostile(void)
 	sctp_thin_core_sent(&c, 3, 6, &A, 0);
 	sctp_thin_core_sent(&c, 4, 7, &B, 0);
 	sctp_thin_core_purge_transport(&c, &A);
-	CHECK(c.in_flight == 1 && sctp_thin_core_oldest(&c, &B) &&
-	      !sctp_thin_core_oldest(&c, &A), "purge one path");
+	CHECK(c.in_flight == 1 && sctp_thin_core_oldest(&c, &B, NULL) &&
+	      !sctp_thin_core_oldest(&c, &A, NULL), "purge one path");
 	sctp_thin_core_destroy(&c);
 }
 
@@ -164,7 +164,7 @@ static void t_guard(void)
 		else
 			sctp_thin_core_sack(&c, tsn, NULL, 0);
 	}
-	CHECK(c.guard_gone == 5 && sctp_thin_core_update(&c, true) &&
+	CHECK(c.guard_gone == 5 && sctp_thin_core_update(&c, true, true) &&
 	      !c.congested, "50 % gone in 10 packets: too few to judge");
 	for (; tsn <= 32; tsn++) {			/* 2 of 22 more */
 		sctp_thin_core_sent(&c, tsn, tsn, &A, 0);
@@ -174,27 +174,27 @@ static void t_guard(void)
 			sctp_thin_core_sack(&c, tsn, NULL, 0);
 	}
 	CHECK(c.guard_sent == 32 && c.guard_gone == 7 &&
-	      !sctp_thin_core_update(&c, true) && c.congested,
+	      !sctp_thin_core_update(&c, true, true) && c.congested,
 	      "7 of 32 gone (21.9 % > 20 %): congested, not thin");
 	for (; tsn <= 36; tsn++) {	/* window halves: 3 of 16, then of 19 */
 		sctp_thin_core_sent(&c, tsn, tsn, &A, 0);
 		sctp_thin_core_sack(&c, tsn, NULL, 0);
 	}
 	CHECK(c.guard_sent == 19 && c.guard_gone == 3 &&
-	      !sctp_thin_core_update(&c, true) && c.congested,
+	      !sctp_thin_core_update(&c, true, true) && c.congested,
 	      "3 of 19 (15.8 % > 15 %): still congested");
 	for (; tsn <= 38; tsn++) {
 		sctp_thin_core_sent(&c, tsn, tsn, &A, 0);
 		sctp_thin_core_sack(&c, tsn, NULL, 0);
 	}
-	CHECK(sctp_thin_core_update(&c, true) && !c.congested,
+	CHECK(sctp_thin_core_update(&c, true, true) && !c.congested,
 	      "3 of 21 (14.3 % < 15 %): thin again");
 	c.guard = 0;
 	for (; tsn <= 48; tsn++) {			/* all time out */
 		sctp_thin_core_sent(&c, tsn, tsn, &A, 0);
 		sctp_thin_core_timeout(&c, &A);
 	}
-	CHECK(sctp_thin_core_update(&c, true) && !c.congested,
+	CHECK(sctp_thin_core_update(&c, true, true) && !c.congested,
 	      "guard off: never congested");
 	sctp_thin_core_destroy(&c);
 

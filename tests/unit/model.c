@@ -288,7 +288,7 @@ bool pair_check(struct pair *t)
 		j++;
 	}
 	for (i = 0; i < 3; i++) {
-		const struct sctp_thin_pkt *p = sctp_thin_core_oldest(c, &tps[i]);
+		const struct sctp_thin_pkt *p = sctp_thin_core_oldest(c, &tps[i], NULL);
 		const struct mpkt *mp = NULL;
 
 		for (j = 0; j < m->n && !mp; j++)
@@ -317,7 +317,7 @@ bool pair_check(struct pair *t)
 		/* The guard's ratios are exact in double (a tie is an exact
 		 * equality on both sides); the formula's are not: skip ties.
 		 */
-		got = sctp_thin_core_update(&t->core, lest);
+		got = sctp_thin_core_update(&t->core, lest, true);
 		if (c->congested != m->congested)
 			return fail(t, "congestion guard differs from the model");
 		if (fabs(live - thr) > 0.001 && got != thin)

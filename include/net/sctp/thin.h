@@ -34,6 +34,13 @@ struct sctp_sackhdr;
 #define SCTP_THIN_GUARD_DEFAULT		20	/* percent of packets given up */
 #define SCTP_THIN_MAX_GAPS		32	/* more gap blocks: thick */
 #define SCTP_THIN_MAX_DUPS		16	/* dup TSNs read per SACK */
+#define SCTP_THIN_RRTHRESH		4	/* RFC 7765 4.2: packets on a path */
+
+/* Bounds on what a socket without CAP_NET_ADMIN over its netns may ask
+ * (net.sctp.thin_*_floor/ceiling/required); defaults = the sysctl preset.
+ */
+#define SCTP_THIN_RTO_MIN_FLOOR_DEFAULT	200	/* ms */
+#define SCTP_THIN_LT_CEILING_DEFAULT	6
 
 /* Settings of a socket (defaults for its new associations) or of an
  * association.
@@ -45,6 +52,22 @@ struct sctp_thin_conf {
 	u32 guard;		/* congestion guard, SCTP_THIN_ONE = 100 % */
 };
 
+/* Per-path state, in struct sctp_transport: the T3-rtx schedule stock
+ * lksctp would follow, so that failure detection is never earlier in time
+ * than stock's (thin.c, "Failure detection").
+ */
+struct sctp_thin_path {
+	unsigned long stock_rto;	/* RTO stock would use now, 0 = tp->rto */
+	unsigned long v_next;		/* stock's next T3-rtx expiry (run) */
+	unsigned long saved_rto;	/* tp->rto before a linear strike */
+	unsigned long stock_exp;	/* stock's expiry of a corrected T3 */
+	unsigned long corr_exp;		/* expiry we gave that T3 instead */
+	u8 corrected;			/* T3-rtx armed by an RFC 7765 restart */
+	u8 run;				/* a timeout run is open on the path */
+	u8 t3;				/* the next strike is a T3-rtx expiry */
+	u8 strike;			/* SCTP_THIN_STRIKE_* of that strike */
+};
+
 /* Per-association state, allocated while a mechanism is on. */
 struct sctp_thin_assoc {
 	struct sctp_thin_core core;
@@ -53,6 +76,9 @@ struct sctp_thin_assoc {
 	u64 fast_rtx;
 	u64 rto_min_clamps;
 	u64 restart_corrections;
+	u64 strikes_deferred;	/* T3-rtx expiries stock would not have had */
+	u64 resyncs;		/* outqueue purges and switch-ons */
+	unsigned long progress;	/* jiffies of the last cum ack move */
 	u32 lt_run;		/* linear timeouts since the last cum ack move */
 };
 
@@ -76,9 +102,12 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 void __sctp_thin_sack(struct sctp_association *asoc,
 		      struct sctp_sackhdr *sack);
 void __sctp_thin_update_rto(struct sctp_transport *tp);
-bool __sctp_thin_t3_expired(struct sctp_association *asoc,
-			    struct sctp_transport *tp);
-unsigned long __sctp_thin_t3_restart(struct sctp_transport *tp);
+bool __sctp_thin_strike(struct sctp_association *asoc,
+			struct sctp_transport *tp, int is_hb);
+void __sctp_thin_strike_done(struct sctp_association *asoc,
+			     struct sctp_transport *tp, int is_hb);
+unsigned long __sctp_thin_t3_restart(struct sctp_transport *tp, u8 why);
+void __sctp_thin_outq_purge(struct sctp_association *asoc);
 bool __sctp_thin_early_frtx(struct sctp_association *asoc,
 			    struct sctp_chunk *chunk);
 

@@ -22,6 +22,7 @@
 #define SCTP_THIN_GUARD_WINDOW	32	/* packets, the guard's halving window */
 #define SCTP_THIN_GUARD_MIN	32	/* packets sent before the guard acts */
 #define SCTP_THIN_GUARD_RECENT	16	/* counted TSNs a dup report can undo, <= 16 */
+#define SCTP_THIN_ACKED_PATHS	4	/* paths one SACK reports progress on */
 
 enum {
 	SCTP_THIN_PKT_DEAD,		/* acked, lost or purged: tombstone */
@@ -43,8 +44,15 @@ struct sctp_thin_core {
 	u32 used;		/* slots in use, live and dead */
 	u32 size;		/* ring size, a power of 2, or 0 */
 	u32 in_flight;		/* live packets */
-	u32 highest_sent;	/* highest TSN recorded (if pkts_sent) */
+	u32 highest_sent;	/* highest TSN sent, if highest_valid */
+	bool highest_valid;	/* false after a purge: TSNs may jump */
 	bool saturated;		/* over cap or no memory: thick till drained */
+	/* Paths on which the last SACK acked a recorded packet; more than
+	 * SCTP_THIN_ACKED_PATHS (or a saturated list) sets acked_all.
+	 */
+	u8 n_acked;
+	bool acked_all;
+	const void *acked[SCTP_THIN_ACKED_PATHS];
 	bool thin;		/* result of the last update */
 	u64 pkts_sent;		/* lifetime: packets recorded */
 	u64 pkts_lost;		/* lifetime: packets declared lost */
@@ -80,9 +88,16 @@ unsigned int sctp_thin_core_sack(struct sctp_thin_core *c, u32 cum_tsn,
 				 const struct sctp_thin_gap *gaps,
 				 unsigned int ngaps);
 u32 sctp_thin_core_lossrate(const struct sctp_thin_core *c);
-bool sctp_thin_core_update(struct sctp_thin_core *c, bool loss_est);
+bool sctp_thin_core_update(struct sctp_thin_core *c, bool loss_est,
+			   bool app_limited);
 const struct sctp_thin_pkt *
-sctp_thin_core_oldest(const struct sctp_thin_core *c, const void *transport);
+sctp_thin_core_oldest(const struct sctp_thin_core *c, const void *transport,
+		      u32 *count);
+bool sctp_thin_core_acked_path(const struct sctp_thin_core *c,
+			       const void *transport);
+void sctp_thin_core_purge(struct sctp_thin_core *c);
+void sctp_thin_core_resync(struct sctp_thin_core *c, u32 highest_sent,
+			   bool outstanding);
 void sctp_thin_core_purge_transport(struct sctp_thin_core *c,
 				    const void *transport);
 void sctp_thin_core_timeout(struct sctp_thin_core *c, const void *transport);

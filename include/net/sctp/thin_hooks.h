@@ -42,19 +42,48 @@ static inline void sctp_thin_update_rto(struct sctp_transport *tp)
 		__sctp_thin_update_rto(tp);
 }
 
-/* T3-rtx expired on tp.  True: 5.3 linear timeout, skip the backoff. */
-static inline bool sctp_thin_t3_expired(struct sctp_association *asoc,
-					struct sctp_transport *tp)
-{
-	return unlikely(asoc->thin) && __sctp_thin_t3_expired(asoc, tp);
-}
-
-/* Expiry time for a T3-rtx restart after a SACK acked new data. */
-static inline unsigned long sctp_thin_t3_restart(struct sctp_transport *tp)
+/* The T3-rtx timer of tp expired (sctp_sf_do_6_3_3_rtx()): the strike
+ * that follows is a T3-rtx strike, not T2, T4 or RE-CONFIG.
+ */
+static inline void sctp_thin_t3_rtx(struct sctp_transport *tp)
 {
 	if (unlikely(tp->asoc->thin))
-		return __sctp_thin_t3_restart(tp);
+		tp->thin.t3 = 1;
+}
+
+/* Start of sctp_do_8_2_transport_strike().  False: this T3-rtx expiry
+ * does not count as an error (stock would not have had it yet).
+ */
+static inline bool sctp_thin_strike(struct sctp_association *asoc,
+				    struct sctp_transport *tp, int is_hb)
+{
+	return likely(!asoc->thin) || __sctp_thin_strike(asoc, tp, is_hb);
+}
+
+/* End of sctp_do_8_2_transport_strike(): the RTO after the strike. */
+static inline void sctp_thin_strike_done(struct sctp_association *asoc,
+					 struct sctp_transport *tp, int is_hb)
+{
+	if (unlikely(asoc->thin))
+		__sctp_thin_strike_done(asoc, tp, is_hb);
+}
+
+/* Expiry time for a T3-rtx restart after a SACK; @why: bit 0 R3 (the
+ * cumulative ack moved), bit 1 R4 (reneging).
+ */
+static inline unsigned long sctp_thin_t3_restart(struct sctp_transport *tp,
+						 u8 why)
+{
+	if (unlikely(tp->asoc->thin))
+		return __sctp_thin_t3_restart(tp, why);
 	return jiffies + tp->rto;
+}
+
+/* The outqueue is purged: TSNs may jump. */
+static inline void sctp_thin_outq_purge(struct sctp_association *asoc)
+{
+	if (unlikely(asoc->thin))
+		__sctp_thin_outq_purge(asoc);
 }
 
 /* 5.4: fast retransmit on the first miss indication while thin. */
