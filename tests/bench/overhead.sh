@@ -28,7 +28,6 @@ for x in "${ns}s b0" "${ns}r b1"; do
 	read -r n d <<<"$x"
 	ip -n "$n" link set "$d" up
 	ip -n "$n" link set lo up
-	ip netns exec "$n" ethtool -K "$d" tso off gso off gro off >/dev/null 2>&1
 done
 hz=$(getconf CLK_TCK)
 port=9000

@@ -54,6 +54,8 @@ hostile_up() {
 	ip -n $HP addr add 10.0.1.2/24 dev p0
 	ip -n $HS link set h0 up
 	ip -n $HP link set p0 up
+	# Offloads off here only: the scapy peer reads and writes raw frames
+	# and needs real checksums and one SCTP packet per frame.
 	ip netns exec $HS ethtool -K h0 tso off gso off gro off tx off rx off >/dev/null 2>&1
 	ip netns exec $HP ethtool -K p0 tso off gso off gro off tx off rx off >/dev/null 2>&1
 	ip netns exec $HP nft -f - <<NFT

@@ -35,8 +35,11 @@ thin_objects_zero() {
 #
 # E delays each direction by $1 ms (netem) and queues every SCTP packet it
 # forwards to NFQUEUE 0, where thin-drop drops chosen transmissions and
-# logs every DATA chunk and SACK.  Offloads are off, so each SCTP packet is
-# one wire packet.  thin_lab_down removes everything.
+# logs every DATA chunk and SACK.  Offloads (TSO/GSO/GRO) stay at the
+# devices' defaults, as on a user's host: SCTP builds GSO packets, which
+# NFQUEUE segments before thin-drop sees them (it does not ask for
+# NFQA_CFG_F_GSO), so thin-drop still acts on wire packets.
+# thin_lab_down removes everything.
 LAB=thl$$
 S=${LAB}s E=${LAB}e R=${LAB}r
 
@@ -53,7 +56,6 @@ thin_lab_up() {
 	for l in "$S s0" "$E e0" "$E e1" "$R r0"; do
 		set -- $l
 		ip -n "$1" link set "$2" up
-		ip netns exec "$1" ethtool -K "$2" tso off gso off gro off >/dev/null 2>&1
 	done
 	ip -n $S route add default via 10.0.1.2
 	ip -n $R route add default via 10.0.2.2

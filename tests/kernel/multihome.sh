@@ -59,7 +59,6 @@ for p in 0 1; do
 	for l in "$S s$p" "$R r$p"; do
 		set -- $l
 		ip -n "$1" link set "$2" up
-		ip netns exec "$1" ethtool -K "$2" tso off gso off gro off >/dev/null 2>&1
 		ip netns exec "$1" tc qdisc replace dev "$2" root netem delay 20ms limit 10000
 	done
 done

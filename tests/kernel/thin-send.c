@@ -227,13 +227,15 @@ static int do_send(int argc, char **argv)
 	printf("unacked=%d\nflags=%u\nstate=%u\nin_flight=%u\nlossrate=%u\n"
 	       "transitions=%u\npkts_sent=%llu\npkts_lost=%llu\ntimeouts=%llu\n"
 	       "linear_timeouts=%llu\nfast_rtx=%llu\nrto_min_clamps=%llu\n"
-	       "restart_corrections=%llu\nguard_undone=%llu\n", unacked(fd),
+	       "restart_corrections=%llu\nguard_undone=%llu\n"
+	       "strikes_deferred=%llu\nresyncs=%llu\n", unacked(fd),
 	       info.sti_flags,
 	       info.sti_state, info.sti_in_flight, info.sti_lossrate,
 	       info.sti_transitions, info.sti_pkts_sent, info.sti_pkts_lost,
 	       info.sti_timeouts, info.sti_linear_timeouts, info.sti_fast_rtx,
 	       info.sti_rto_min_clamps, info.sti_restart_corrections,
-	       info.sti_guard_undone);
+	       info.sti_guard_undone, info.sti_strikes_deferred,
+	       info.sti_resyncs);
 	close(fd);
 	return 0;
 }

@@ -56,12 +56,13 @@ struct sctp_thin_info {
 	__u64		sti_rto_min_clamps; /* RTO set from thin RTOmin */
 	__u64		sti_restart_corrections; /* RFC 7765 restarts */
 	__u64		sti_guard_undone; /* guard counts taken back by dups */
-	/* Added later: callers built before pass a shorter optlen. */
-	__u64		sti_strikes_deferred; /* T3-rtx expiries not counted as
-					       * errors: stock would not have
-					       * had them yet */
-	__u64		sti_resyncs;	/* outqueue purges (TSN jumps) and
-					 * switch-ons with data in flight */
+	/* Added later: callers built before pass a shorter optlen.
+	 * sti_strikes_deferred: T3-rtx expiries not counted as errors
+	 * (stock would not have had them yet); sti_resyncs: outqueue
+	 * purges (peer restart, TSN reset).
+	 */
+	__u64		sti_strikes_deferred;
+	__u64		sti_resyncs;
 };
 
 #endif /* _UAPI_LINUX_SCTP_THIN_H */
