@@ -8,7 +8,34 @@
 #include <stdlib.h>
 #include "model.h"
 
-static const int tps[3] = { 1, 2, 3 };
+static const int *const tps = model_paths;
+
+/* TSN jumps after an outqueue purge or a resync: none, just after, 1000
+ * above or below, nearly, exactly or just over half the TSN space away,
+ * 16 below.
+ */
+static const u32 jumps[8] = { 0, 1, 1000, -1000u, 0x7fffffffu, 0x80000000u,
+			      0x80000001u, -16u };
+
+/* arg & 3: 0 outqueue purge, 1 resync with nothing outstanding, 2 resync
+ * with 1 + (arg >> 5) TSNs outstanding, each after TSN jump
+ * jumps[arg >> 2 & 7]; 3: the sender turns bulk or thin again.
+ */
+static void outq(struct pair *t, u8 arg, u32 *next, u32 *cum)
+{
+	u32 out = (arg & 3) == 2 ? 1 + (arg >> 5) : 0;
+
+	if ((arg & 3) == 3) {
+		t->app_limited = !t->app_limited;
+		return;
+	}
+	*next += jumps[arg >> 2 & 7];
+	*cum = *next - 1 - out;
+	if (arg & 3)
+		pair_resync(t, *next - 1, out);
+	else
+		pair_purge_all(t);
+}
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
@@ -34,13 +61,14 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 		i += 2;
 		switch (op % 5) {
-		case 0:	/* send arg % 4 + 1 new TSNs */
+		case 0:	/* send arg % 4 + 1 new TSNs, on paths 0-2 or 3-5 */
 			next += arg % 4 + 1;
-			pair_sent(&t, next - 1, &tps[arg % 3], op & 0x80);
+			pair_sent(&t, next - 1, &tps[arg % 3 + (op & 0x20 ? 3 : 0)],
+				  op & 0x80);
 			break;
 		case 1:	/* retransmit */
-			pair_sent(&t, cum + 1 + arg % 16, &tps[(op >> 3) % 3],
-				  op & 0x80);
+			pair_sent(&t, cum + 1 + arg % 16,
+				  &tps[(op >> 3) % MODEL_PATHS], op & 0x80);
 			break;
 		case 2:	/* SACK: cum moves by arg % 8 - 2, gap blocks follow */
 			cum += (u32)(arg % 8) - 2;
@@ -51,15 +79,19 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			}
 			pair_sack(&t, cum, g, k);
 			break;
-		case 3:	/* T3-rtx expiry, a path removed, or a dup report */
+		case 3:	/* T3-rtx expiry, a path removed, a dup report, an
+			 * outqueue purge or resync, the sender's state
+			 */
 			if ((op & 0xc0) == 0xc0)
 				pair_resent(&t, cum - 16 + arg % 48);
 			else if (op & 0x40)
 				pair_dup(&t, cum - 16 + arg % 48);
 			else if (op & 0x80)
-				pair_timeout(&t, &tps[arg % 3]);
+				pair_timeout(&t, &tps[arg % MODEL_PATHS]);
+			else if (!(op & 0x20))
+				pair_purge(&t, &tps[arg % MODEL_PATHS]);
 			else
-				pair_purge(&t, &tps[arg % 3]);
+				outq(&t, arg, &next, &cum);
 			break;
 		default: /* ack everything, or beyond */
 			cum = next - 1 + arg % 3;

@@ -9,6 +9,8 @@
 #include <string.h>
 #include "model.h"
 
+const int model_paths[MODEL_PATHS + 1] = { 1, 2, 3, 4, 5, 6, 7 };
+
 static bool before(u32 a, u32 b)
 {
 	return (s32)(a - b) < 0;
@@ -87,6 +89,8 @@ void pair_init(struct pair *t)
 {
 	memset(t, 0, sizeof(*t));
 	sctp_thin_core_init(&t->core);
+	t->app_limited = true;
+	t->m.thin = true;	/* nothing in flight */
 }
 
 void pair_fini(struct pair *t)
@@ -109,8 +113,9 @@ void pair_sent(struct pair *t, u32 tsn, const void *tp, bool fail_alloc)
 	sctp_thin_core_sent(&t->core, tsn, t->now, tp, GFP_ATOMIC);
 	shim_fail_next = false;
 
-	if (!m->sent || before(m->highest, tsn)) {
+	if (!m->highest_valid || before(m->highest, tsn)) {
 		m->highest = tsn;
+		m->highest_valid = true;
 	} else {
 		size_t i;
 
@@ -162,6 +167,35 @@ static bool m_acked(u32 tsn, u32 cum, const struct sctp_thin_gap *g,
 	return false;
 }
 
+/* The SACK acked a packet sent on @tp: remember the path, once. */
+static void m_note_acked(struct model *m, const void *tp)
+{
+	size_t i;
+
+	for (i = 0; i < m->nacked; i++)
+		if (m->acked[i] == tp)
+			return;
+	if (m->nacked <= MODEL_PATHS)
+		m->acked[m->nacked++] = tp;
+	else
+		m->acked_all = true;	/* more paths than the checker asks */
+}
+
+/* Did the last SACK ack a packet of @tp?  Every path, when the core
+ * cannot tell: more paths than it remembers, or a saturated list.
+ */
+static bool m_acked_path(const struct model *m, const void *tp)
+{
+	size_t i;
+
+	if (m->acked_all || m->nacked > SCTP_THIN_ACKED_PATHS)
+		return true;
+	for (i = 0; i < m->nacked; i++)
+		if (m->acked[i] == tp)
+			return true;
+	return false;
+}
+
 void pair_sack(struct pair *t, u32 cum, const struct sctp_thin_gap *g,
 	       unsigned int n)
 {
@@ -171,12 +205,15 @@ void pair_sack(struct pair *t, u32 cum, const struct sctp_thin_gap *g,
 	size_t i, k;
 
 	sctp_thin_core_sack(&t->core, cum, g, n);
-	if (!m->sent)
-		return;
+	m->nacked = 0;
+	m->acked_all = false;
+	if (!m->highest_valid)
+		return;		/* nothing sent since the start or a purge */
 	for (i = 0; i < m->n; i++) {
 		if (!m->p[i].live || !m_acked(m->p[i].tsn, cum, g, n))
 			continue;
 		m->p[i].live = false;
+		m_note_acked(m, m->p[i].tp);
 		if (!have || before(htna, m->p[i].tsn))
 			htna = m->p[i].tsn;
 		have = true;
@@ -195,6 +232,8 @@ void pair_sack(struct pair *t, u32 cum, const struct sctp_thin_gap *g,
 	if (m->gone_marked && !before(cum, m->gone_mark))
 		m->gone_marked = false;
 	if (!before(cum, m->highest)) {
+		if (m->saturated)
+			m->acked_all = true;	/* unrecorded packets acked */
 		m->n = 0;
 		m->saturated = false;
 	}
@@ -213,6 +252,35 @@ void pair_purge(struct pair *t, const void *tp)
 	for (i = 0; i < t->m.n; i++)
 		if (t->m.p[i].tp == tp)
 			t->m.p[i].live = false;
+}
+
+/* Forget every packet and TSN; the loss and guard windows, the lifetime
+ * counters, the ring's size and the detection stay.
+ */
+static void m_forget(struct model *m)
+{
+	m->n = 0;
+	m->saturated = false;
+	m->highest_valid = false;
+	m->gone_marked = false;
+	m->nrecent = 0;
+	m->nacked = 0;
+	m->acked_all = false;
+}
+
+void pair_purge_all(struct pair *t)
+{
+	sctp_thin_core_purge(&t->core);
+	m_forget(&t->m);
+}
+
+void pair_resync(struct pair *t, u32 highest, bool outstanding)
+{
+	sctp_thin_core_resync(&t->core, highest, outstanding);
+	m_forget(&t->m);
+	t->m.highest = highest;
+	t->m.highest_valid = true;
+	t->m.saturated = outstanding;	/* their count is unknown */
 }
 
 void pair_timeout(struct pair *t, const void *tp)
@@ -238,12 +306,12 @@ static bool fail(struct pair *t, const char *msg)
 bool pair_check(struct pair *t)
 {
 	const struct sctp_thin_core *c = &t->core;
-	const struct model *m = &t->m;
-	static const int tps[] = { 1, 2, 3 };
+	struct model *m = &t->m;
+	const struct mpkt *oldest[MODEL_PATHS + 1];
+	u32 q, cnt, count[MODEL_PATHS + 1];
 	double lr, thr, live, gr, g;
-	bool thin, lest, got;
+	bool thin, lest, got, may_thin;
 	size_t i, j;
-	u32 q;
 
 	t->steps++;
 	if (t->failures)
@@ -254,6 +322,9 @@ bool pair_check(struct pair *t)
 		return fail(t, "lost/sent counters differ from the model");
 	if (c->saturated != m->saturated)
 		return fail(t, "saturated differs from the model");
+	if (c->highest_valid != m->highest_valid ||
+	    (m->highest_valid && c->highest_sent != m->highest))
+		return fail(t, "highest TSN sent differs from the model");
 	if (c->used > c->size || c->size > SCTP_THIN_MAX_SLOTS ||
 	    (c->size & (c->size - 1)) || c->in_flight > c->used)
 		return fail(t, "ring bounds");
@@ -269,6 +340,9 @@ bool pair_check(struct pair *t)
 		return fail(t, "congestion guard window");
 	if (c->guard_undone != m->undone)
 		return fail(t, "guard: counts undone differ from the model");
+	/* no TSN counted since the start or a purge: none to take back */
+	if (!m->nrecent && c->recent_valid)
+		return fail(t, "guard: remembers TSNs from before a purge");
 	q = sctp_thin_core_lossrate(c);
 	if (q > SCTP_THIN_ONE)
 		return fail(t, "lossrate > 1");
@@ -287,41 +361,73 @@ bool pair_check(struct pair *t)
 			return fail(t, "live packet differs from the model");
 		j++;
 	}
-	for (i = 0; i < 3; i++) {
-		const struct sctp_thin_pkt *p = sctp_thin_core_oldest(c, &tps[i], NULL);
-		const struct mpkt *mp = NULL;
+	/* per path: oldest packet, packets in flight, acked by the last SACK */
+	memset(oldest, 0, sizeof(oldest));
+	memset(count, 0, sizeof(count));
+	for (j = 0; j < m->n; j++) {
+		if (!m->p[j].live)
+			continue;
+		for (i = 0; i <= MODEL_PATHS; i++)
+			if (m->p[j].tp == &model_paths[i] && !count[i]++)
+				oldest[i] = &m->p[j];
+	}
+	for (i = 0; i <= MODEL_PATHS; i++) {
+		const void *tp = &model_paths[i];
+		const struct sctp_thin_pkt *p;
+		const struct mpkt *mp = oldest[i];
 
-		for (j = 0; j < m->n && !mp; j++)
-			if (m->p[j].live && m->p[j].tp == &tps[i])
-				mp = &m->p[j];
+		cnt = ~0u;
+		p = sctp_thin_core_oldest(c, tp, &cnt);
 		if (!p != !mp || (p && (p->tsn != mp->tsn || p->sent != mp->sent)))
 			return fail(t, "oldest() differs from the model");
+		if (sctp_thin_core_oldest(c, tp, NULL) != p)
+			return fail(t, "oldest() differs with and without a count");
+		if (cnt != count[i])
+			return fail(t, "oldest(): packets on the path differ from the model");
+		if (sctp_thin_core_acked_path(c, tp) != m_acked_path(m, tp))
+			return fail(t, "acked_path() differs from the model");
 	}
-	/* congestion guard: share of TSNs given up, with hysteresis */
-	gr = m->guard_sent ? (double)m->guard_gone / m->guard_sent : 0;
-	g = (double)c->guard / SCTP_THIN_ONE;
-	if (!c->guard || m->sent < SCTP_THIN_GUARD_MIN)
-		t->m.congested = false;
-	else if (m->congested)
-		t->m.congested = gr > 0.75 * g;
-	else
-		t->m.congested = gr > g;
 	/* detection, Fig. 3, in floating point with the same clamp */
 	for (lest = false; ; lest = true) {
+		/* Congestion guard: share of TSNs given up, with hysteresis.
+		 * The core judges it only for an application-limited sender
+		 * (the && in sctp_thin_core_update() stops before it).
+		 */
+		if (t->app_limited) {
+			gr = m->guard_sent ? (double)m->guard_gone / m->guard_sent : 0;
+			g = (double)c->guard / SCTP_THIN_ONE;
+			if (!c->guard || m->sent < SCTP_THIN_GUARD_MIN)
+				m->congested = false;
+			else if (m->congested)
+				m->congested = gr > 0.75 * g;
+			else
+				m->congested = gr > g;
+		}
 		lr = lest && m->win_sent ? (double)m->win_lost / m->win_sent : 0;
 		if (lr > 0.75)
 			lr = 0.75;
 		thr = (SCTP_THIN_PTTFR + 1) / (1 - lr);
 		live = m_live(m);
-		thin = !m->congested && !m->saturated && live < thr;
+		/* thin only while application-limited (ours, see the core) */
+		may_thin = t->app_limited && !m->congested && !m->saturated;
+		thin = may_thin && live < thr;
+		got = sctp_thin_core_update(&t->core, lest, t->app_limited);
+		if (c->congested != m->congested)
+			return fail(t, "congestion guard differs from the model");
+		if (!t->app_limited && got)
+			return fail(t, "thin while not application-limited");
 		/* The guard's ratios are exact in double (a tie is an exact
 		 * equality on both sides); the formula's are not: skip ties.
 		 */
-		got = sctp_thin_core_update(&t->core, lest, true);
-		if (c->congested != m->congested)
-			return fail(t, "congestion guard differs from the model");
-		if (fabs(live - thr) > 0.001 && got != thin)
+		if (may_thin && fabs(live - thr) <= 0.001)
+			thin = got;
+		if (got != thin)
 			return fail(t, "thin detection differs from the formula");
+		if (thin != m->thin)
+			m->transitions++;
+		m->thin = thin;
+		if (c->thin != m->thin || c->transitions != m->transitions)
+			return fail(t, "thin: state or transitions differ from the model");
 		if (lest)
 			break;
 	}

@@ -6,6 +6,13 @@
 #define __THIN_MODEL_H__
 #include "shim.h"
 
+/* The paths (transports) the drivers send on: more than
+ * SCTP_THIN_ACKED_PATHS, so that a SACK can ack packets of too many paths.
+ * The checker asks about each, and about one path never used.
+ */
+#define MODEL_PATHS	6
+extern const int model_paths[MODEL_PATHS + 1];
+
 struct mpkt {
 	u32 tsn;
 	unsigned long sent;
@@ -20,7 +27,8 @@ struct model {
 	u32 size;		/* ring size the core must have grown to */
 	bool saturated;
 	u64 sent, lost;
-	u32 highest;
+	u32 highest;		/* highest TSN sent, if highest_valid */
+	bool highest_valid;	/* false at start and after a purge */
 	u32 win_sent, win_lost;
 	u32 guard_sent, guard_gone;	/* congestion guard window */
 	u32 gone_mark;
@@ -30,6 +38,12 @@ struct model {
 	bool recent_ok[SCTP_THIN_GUARD_RECENT];
 	size_t nrecent;
 	u64 undone;
+	/* paths of the packets the last SACK acked, distinct, in order */
+	const void *acked[MODEL_PATHS + 1];
+	size_t nacked;
+	bool acked_all;		/* a saturated list drained by that SACK */
+	bool thin;		/* the last detection, and how often it changed */
+	u32 transitions;
 };
 
 /* One test run: the core under test and its model, driven together. */
@@ -37,6 +51,7 @@ struct pair {
 	struct sctp_thin_core core;
 	struct model m;
 	unsigned long now;
+	bool app_limited;	/* the sender's state for the detection */
 	long steps;
 	long failures;
 	const char *why;	/* first failed invariant */
@@ -47,7 +62,12 @@ void pair_fini(struct pair *t);
 void pair_sent(struct pair *t, u32 tsn, const void *tp, bool fail_alloc);
 void pair_sack(struct pair *t, u32 cum, const struct sctp_thin_gap *g,
 	       unsigned int n);
+/* Path @tp removed: its packets leave (sctp_thin_core_purge_transport()). */
 void pair_purge(struct pair *t, const void *tp);
+/* The outqueue was purged: every packet and TSN forgotten. */
+void pair_purge_all(struct pair *t);
+/* Recording restarts after TSN @highest, with data @outstanding or not. */
+void pair_resync(struct pair *t, u32 highest, bool outstanding);
 void pair_timeout(struct pair *t, const void *tp);
 /* The peer reports @tsn as a duplicate; returns the core's answer. */
 bool pair_dup(struct pair *t, u32 tsn);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Randomized driver: long random sequences of sends (several TSNs per
- * packet), retransmissions, SACKs (random, malformed, overlapping,
- * duplicate, late, beyond what was sent), path purges, failed
- * allocations and TSN wrap-around, checked against the model after every
- * step.
+ * packet, on 3 or 6 paths), retransmissions, SACKs (random, malformed,
+ * overlapping, duplicate, late, beyond what was sent), path purges,
+ * outqueue purges and resyncs followed by TSN jumps, failed allocations,
+ * TSN wrap-around, and a sender that is application-limited or not,
+ * checked against the model after every step.
  *
  *   random [STEPS_PER_SEED] [SEEDS]
  */
@@ -27,8 +28,30 @@ static u32 below(u32 n)
 	return n ? rnd() % n : 0;
 }
 
-static const int tps[3] = { 1, 2, 3 };
 static long sat_steps, cong_steps, lost_total, undone_total, max_flight;
+static long purges, resyncs, bulk_steps, all_paths, many_paths, transitions;
+
+/* After an outqueue purge or a resync the next TSN need not follow the
+ * last one: below it, a little above, half the TSN space away, near the
+ * wrap, anywhere, or right after it.
+ */
+static u32 jump(u32 next)
+{
+	switch (below(6)) {
+	case 0:
+		return next - 1 - below(5000);
+	case 1:
+		return next + 1 + below(5000);
+	case 2:
+		return next + 0x80000000u - 8 + below(16);
+	case 3:
+		return 0xffffffffu - below(300);
+	case 4:
+		return rnd();
+	default:
+		return next;
+	}
+}
 
 static bool run_seed(u64 seed, long steps, long *done)
 {
@@ -37,6 +60,9 @@ static bool run_seed(u64 seed, long steps, long *done)
 	unsigned int last_n = 0, n, i;
 	/* send-heavy seeds push past the cap, ack-heavy ones stay thin */
 	u32 p_send = seed % 3 == 0 ? 70 : seed % 3 == 1 ? 45 : 25;
+	/* odd seeds send on more paths than a SACK's path list holds */
+	u32 npaths = seed % 2 ? MODEL_PATHS : 3;
+	const int *tps = model_paths;
 	struct pair t;
 	long s;
 
@@ -57,11 +83,11 @@ static bool run_seed(u64 seed, long steps, long *done)
 			u32 k = 1 + below(3);
 
 			next += k;
-			pair_sent(&t, next - 1, &tps[below(3)], below(50) == 0);
+			pair_sent(&t, next - 1, &tps[below(npaths)], below(50) == 0);
 		} else if (op < p_send + 8 && next - cum > 1) {
 			/* retransmission of an outstanding TSN */
 			pair_sent(&t, cum + 1 + below(next - cum - 1),
-				  &tps[below(3)], below(50) == 0);
+				  &tps[below(npaths)], below(50) == 0);
 		} else if (op < 96) {
 			u32 kind = below(10);
 
@@ -102,16 +128,41 @@ static bool run_seed(u64 seed, long steps, long *done)
 			last_cum = cum;
 		} else if (op < 98) {
 			if (below(4))	/* T3-rtx expiry, or a path removed */
-				pair_timeout(&t, &tps[below(3)]);
+				pair_timeout(&t, &tps[below(npaths)]);
 			else
-				pair_purge(&t, &tps[below(3)]);
-		} else if (below(10) == 0) {
-			/* everything acked: drain */
-			cum = next - 1;
-			pair_sack(&t, cum, NULL, 0);
+				pair_purge(&t, &tps[below(npaths)]);
+		} else {
+			u32 kind = below(20);
+
+			if (kind < 2) {
+				/* everything acked: drain */
+				cum = next - 1;
+				pair_sack(&t, cum, NULL, 0);
+			} else if (kind == 2) {
+				/* outqueue purged (peer restart, TSN reset) */
+				pair_purge_all(&t);
+				next = jump(next);
+				cum = next - 1;
+				purges++;
+			} else if (kind == 3) {
+				/* recording restarts: TSNs up to next - 1
+				 * sent unrecorded, some outstanding or not
+				 */
+				bool out = below(2);
+
+				next = jump(next);
+				pair_resync(&t, next - 1, out);
+				cum = out ? next - 2 - below(20) : next - 1;
+				resyncs++;
+			}
 		}
 check:
+		/* bulk sender now and then: not application-limited */
+		t.app_limited = below(8) != 0;
+		bulk_steps += !t.app_limited;
 		sat_steps += t.core.saturated;
+		all_paths += t.core.acked_all;
+		many_paths += t.m.nacked > SCTP_THIN_ACKED_PATHS;
 		cong_steps += t.core.congested;
 		if ((long)t.core.in_flight > max_flight)
 			max_flight = t.core.in_flight;
@@ -123,6 +174,7 @@ check:
 		}
 	}
 	lost_total += t.core.pkts_lost;
+	transitions += t.core.transitions;
 	undone_total += t.core.guard_undone;
 	pair_fini(&t);
 	*done += s;
@@ -150,8 +202,13 @@ int main(int argc, char **argv)
 	printf("random: %ld steps over %ld seeds; coverage: ", done, seeds);
 	printf("%ld steps saturated, %ld congested, max %ld in flight, ",
 	       sat_steps, cong_steps, max_flight);
-	printf("%ld packets lost, %ld guard counts undone; ", lost_total,
+	printf("%ld packets lost, %ld guard counts undone, ", lost_total,
 	       undone_total);
+	printf("%ld purges, %ld resyncs, %ld steps not app-limited, ",
+	       purges, resyncs, bulk_steps);
+	printf("%ld steps all paths acked (%ld for > %d paths), ",
+	       all_paths, many_paths, SCTP_THIN_ACKED_PATHS);
+	printf("%ld transitions; ", transitions);
 	printf("%ld objects live\n", shim_live);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
