@@ -14,7 +14,7 @@ static int passed, failed;
 	}								\
 } while (0)
 
-static const int A = 1, B = 2;
+static const int A = 1, B = 2, C = 3;
 
 static void t_basic(void)
 {
@@ -258,6 +258,253 @@ static void t_guard(void)
 	sctp_thin_core_destroy(&c);
 }
 
+/* Thin only while application-limited (ours): a bulk sender with few
+ * packets in flight is thick, and each change counts as a transition.
+ */
+static void t_app_limited(void)
+{
+	struct sctp_thin_core c;
+
+	sctp_thin_core_init(&c);
+	CHECK(!sctp_thin_core_update(&c, true, false) && !c.thin &&
+	      c.transitions == 1, "empty core, not app-limited: thick");
+	CHECK(sctp_thin_core_update(&c, true, true) && c.thin &&
+	      c.transitions == 2, "app-limited again: thin");
+	sctp_thin_core_sent(&c, 1, 1, &A, 0);
+	CHECK(!sctp_thin_core_update(&c, false, false) && c.transitions == 3,
+	      "1 in flight, not app-limited: thick, a transition");
+	CHECK(!sctp_thin_core_update(&c, true, false) && c.transitions == 3,
+	      "still not app-limited: no transition");
+	CHECK(sctp_thin_core_update(&c, true, true) && c.transitions == 4,
+	      "1 in flight, app-limited: thin");
+	sctp_thin_core_destroy(&c);
+}
+
+/* oldest() also counts the packets in flight on the path. */
+static void t_oldest_count(void)
+{
+	struct sctp_thin_gap g = { 2, 2 };
+	const struct sctp_thin_pkt *p;
+	struct sctp_thin_core c;
+	u32 n;
+
+	sctp_thin_core_init(&c);
+	n = 99;
+	CHECK(!sctp_thin_core_oldest(&c, &A, &n) && n == 0,
+	      "oldest(): empty core, count 0");
+	sctp_thin_core_sent(&c, 1, 10, &A, 0);
+	sctp_thin_core_sent(&c, 2, 20, &B, 0);
+	sctp_thin_core_sent(&c, 3, 30, &A, 0);
+	sctp_thin_core_sent(&c, 4, 40, &A, 0);
+	p = sctp_thin_core_oldest(&c, &A, &n);
+	CHECK(p && p->sent == 10 && n == 3, "oldest(): 3 packets on A");
+	CHECK(sctp_thin_core_oldest(&c, &A, NULL) == p,
+	      "oldest() without a count: the same packet");
+	p = sctp_thin_core_oldest(&c, &B, &n);
+	CHECK(p && p->sent == 20 && n == 1, "oldest(): 1 packet on B");
+	n = 99;
+	CHECK(!sctp_thin_core_oldest(&c, &C, &n) && n == 0,
+	      "oldest(): no packet on C, count 0");
+	sctp_thin_core_sack(&c, 1, &g, 1);	/* 1 and 3 acked */
+	p = sctp_thin_core_oldest(&c, &A, &n);
+	CHECK(p && p->tsn == 4 && n == 1, "oldest() after a SACK: 1 on A");
+	sctp_thin_core_timeout(&c, &B);
+	CHECK(!sctp_thin_core_oldest(&c, &B, &n) && n == 0,
+	      "oldest() after a timeout of B: none");
+	sctp_thin_core_destroy(&c);
+}
+
+/* A purged outqueue: every packet and TSN forgotten, the next TSN may be
+ * anywhere.  The loss window and the lifetime counters stay.
+ */
+static void t_purge(void)
+{
+	struct sctp_thin_gap g = { 2, 3 };
+	struct sctp_thin_core c;
+	u32 i, n, win;
+
+	sctp_thin_core_init(&c);
+	for (i = 0xfffffff0; i != 0xfffffff8; i++)
+		sctp_thin_core_sent(&c, i, i & 0xff, i & 1 ? &A : &B, 0);
+	sctp_thin_core_sack(&c, 0xfffffff0, &g, 1);	/* 0xfffffff1 missed */
+	sctp_thin_core_timeout(&c, &B);		/* counted by the guard */
+	CHECK(c.in_flight == 3 && c.gone_marked && c.recent_valid &&
+	      c.guard_gone == 2, "before purge: packets, marks, guard counts");
+	win = c.win_sent;
+	sctp_thin_core_purge(&c);
+	CHECK(c.used == 0 && c.in_flight == 0 && !c.highest_valid &&
+	      !c.saturated && !c.gone_marked && !c.recent_valid,
+	      "purge forgets every packet and TSN");
+	CHECK(c.pkts_sent == 8 && c.win_sent == win && c.guard_gone == 2,
+	      "purge keeps the windows and lifetime counters");
+	CHECK(!sctp_thin_core_oldest(&c, &A, &n) && n == 0 &&
+	      !sctp_thin_core_dup(&c, 0xfffffff2),
+	      "after purge: nothing in flight, no dup to take back");
+	/* a late SACK of the old TSN space: nothing to ack */
+	CHECK(sctp_thin_core_sack(&c, 0xfffffff7, NULL, 0) == 0 &&
+	      !sctp_thin_core_acked_path(&c, &A), "old SACK after purge");
+	/* the TSNs jump past the wrap: 5, 6, 7 */
+	for (i = 5; i <= 7; i++)
+		sctp_thin_core_sent(&c, i, 100 + i, &A, 0);
+	CHECK(c.highest_valid && c.highest_sent == 7 && c.in_flight == 3 &&
+	      sctp_thin_core_oldest(&c, &A, &n)->tsn == 5 && n == 3,
+	      "after purge: new TSNs from 5");
+	sctp_thin_core_sack(&c, 6, NULL, 0);
+	CHECK(c.in_flight == 1 && c.used == 1 && c.ring[c.head].tsn == 7,
+	      "ack of 5 and 6: only 7 left, no stale slot");
+	sctp_thin_core_sack(&c, 7, NULL, 0);
+	CHECK(c.in_flight == 0 && c.used == 0 &&
+	      sctp_thin_core_update(&c, true, true), "ack of 7: drained, thin");
+	sctp_thin_core_destroy(&c);
+
+	/* A jump far below the old TSNs, on a saturated core. */
+	sctp_thin_core_init(&c);
+	shim_fail_next = true;
+	for (i = 1000; i < 1010; i++)
+		sctp_thin_core_sent(&c, i, i, &A, 0);
+	CHECK(c.saturated && !sctp_thin_core_update(&c, true, true),
+	      "no memory: saturated, thick");
+	sctp_thin_core_purge(&c);
+	CHECK(!c.saturated && !c.highest_valid, "purge ends saturation");
+	sctp_thin_core_sent(&c, 5, 5, &A, 0);
+	CHECK(c.highest_valid && c.highest_sent == 5 && c.in_flight == 1,
+	      "after purge: TSN 5 below the old 1009 is the highest");
+	for (i = 6; i < 6 + SCTP_THIN_MAX_SLOTS; i++)
+		sctp_thin_core_sent(&c, i, i, &B, 0);
+	CHECK(c.saturated && c.highest_sent == i - 1,
+	      "new TSNs past the cap: saturated");
+	sctp_thin_core_sack(&c, i - 2, NULL, 0);
+	CHECK(c.saturated, "cum ack below the new highest: still saturated");
+	sctp_thin_core_sack(&c, i - 1, NULL, 0);
+	CHECK(!c.saturated && c.in_flight == 0 && c.used == 0 &&
+	      sctp_thin_core_acked_path(&c, &C) &&
+	      sctp_thin_core_update(&c, true, true),
+	      "after purge: the cum ack of the new TSNs ends saturation");
+	sctp_thin_core_destroy(&c);
+	CHECK(shim_live == 0, "no leak after purges");
+}
+
+/* Recording restarts with packets up to a TSN sent unrecorded: thick
+ * while any is outstanding, until the cumulative ack reaches them all.
+ */
+static void t_resync(void)
+{
+	struct sctp_thin_core c;
+	u32 lost, sent;
+
+	sctp_thin_core_init(&c);
+	sctp_thin_core_sent(&c, 10, 1, &A, 0);
+	sctp_thin_core_sent(&c, 11, 2, &A, 0);
+	lost = c.pkts_lost;
+	sent = c.win_sent;
+	sctp_thin_core_resync(&c, 100, true);
+	CHECK(c.used == 0 && c.in_flight == 0 && c.highest_valid &&
+	      c.highest_sent == 100 && c.saturated && c.pkts_lost == lost &&
+	      c.win_sent == sent, "resync, outstanding: saturated at 100");
+	CHECK(!sctp_thin_core_update(&c, true, true), "resync, outstanding: thick");
+	sctp_thin_core_sent(&c, 101, 3, &A, 0);
+	CHECK(c.in_flight == 0 && c.highest_sent == 101 && c.pkts_sent == 3,
+	      "saturated: sends counted, not recorded");
+	sctp_thin_core_sack(&c, 99, NULL, 0);
+	CHECK(c.saturated && !sctp_thin_core_update(&c, true, true) &&
+	      !sctp_thin_core_acked_path(&c, &A),
+	      "cum ack 99 < 100: still saturated, thick");
+	sctp_thin_core_sack(&c, 100, NULL, 0);
+	CHECK(c.saturated && !sctp_thin_core_update(&c, true, true),
+	      "cum ack 100 < highest 101: still saturated, thick");
+	sctp_thin_core_sack(&c, 101, NULL, 0);
+	CHECK(!c.saturated && sctp_thin_core_acked_path(&c, &A) &&
+	      sctp_thin_core_acked_path(&c, &B) &&
+	      sctp_thin_core_update(&c, true, true),
+	      "cum ack reaches the highest: thin, every path acked");
+	sctp_thin_core_sent(&c, 102, 4, &A, 0);
+	CHECK(c.in_flight == 1, "recording again after the drain");
+	sctp_thin_core_destroy(&c);
+
+	sctp_thin_core_init(&c);
+	sctp_thin_core_resync(&c, 500, false);
+	CHECK(!c.saturated && c.highest_valid && c.highest_sent == 500 &&
+	      sctp_thin_core_update(&c, true, true),
+	      "resync, nothing outstanding: thin");
+	sctp_thin_core_sent(&c, 501, 1, &A, 0);
+	sctp_thin_core_sack(&c, 501, NULL, 0);
+	CHECK(c.in_flight == 0 && sctp_thin_core_acked_path(&c, &A) &&
+	      !sctp_thin_core_acked_path(&c, &B),
+	      "resync, nothing outstanding: exact path answers");
+	sctp_thin_core_destroy(&c);
+}
+
+/* acked_path(): the paths whose packets the last SACK newly acked. */
+static void t_acked_path(void)
+{
+	static const int P[SCTP_THIN_ACKED_PATHS + 2];
+	struct sctp_thin_gap g = { 2, 2 };
+	struct sctp_thin_core c;
+	u32 i;
+
+	sctp_thin_core_init(&c);
+	CHECK(!sctp_thin_core_acked_path(&c, &A), "no SACK yet: no path");
+	sctp_thin_core_sent(&c, 1, 1, &A, 0);
+	sctp_thin_core_sent(&c, 2, 2, &B, 0);
+	sctp_thin_core_sent(&c, 3, 3, &C, 0);
+	sctp_thin_core_sent(&c, 4, 4, &A, 0);
+	sctp_thin_core_sack(&c, 1, NULL, 0);
+	CHECK(sctp_thin_core_acked_path(&c, &A) &&
+	      !sctp_thin_core_acked_path(&c, &B) &&
+	      !sctp_thin_core_acked_path(&c, &C), "SACK of 1: path A only");
+	sctp_thin_core_sack(&c, 1, &g, 1);	/* gap-acks 3, on C */
+	CHECK(!sctp_thin_core_acked_path(&c, &A) &&
+	      !sctp_thin_core_acked_path(&c, &B) &&
+	      sctp_thin_core_acked_path(&c, &C), "gap ack of 3: path C only");
+	sctp_thin_core_sack(&c, 1, &g, 1);
+	CHECK(!sctp_thin_core_acked_path(&c, &C), "duplicate SACK: no path");
+	sctp_thin_core_sack(&c, 4, NULL, 0);
+	CHECK(sctp_thin_core_acked_path(&c, &A) &&
+	      sctp_thin_core_acked_path(&c, &B) &&
+	      !sctp_thin_core_acked_path(&c, &C) && !c.acked_all,
+	      "SACK of 2 and 4: paths A and B");
+	/* a packet declared lost is no progress on its path */
+	sctp_thin_core_sent(&c, 5, 5, &B, 0);
+	for (i = 6; i <= 8; i++) {
+		sctp_thin_core_sent(&c, i, i, &A, 0);
+		g.start = 2;
+		g.end = i - 4;
+		sctp_thin_core_sack(&c, 4, &g, 1);
+	}
+	CHECK(c.pkts_lost == 1 && sctp_thin_core_acked_path(&c, &A) &&
+	      !sctp_thin_core_acked_path(&c, &B), "lost on B, acked on A");
+	sctp_thin_core_sack(&c, 8, NULL, 0);
+	/* as many paths as the list holds, then one more */
+	for (i = 0; i < SCTP_THIN_ACKED_PATHS; i++)
+		sctp_thin_core_sent(&c, 9 + i, 9, &P[i], 0);
+	sctp_thin_core_sack(&c, 8 + i, NULL, 0);
+	CHECK(!c.acked_all && sctp_thin_core_acked_path(&c, &P[0]) &&
+	      sctp_thin_core_acked_path(&c, &P[i - 1]) &&
+	      !sctp_thin_core_acked_path(&c, &P[i + 1]),
+	      "SACK on 4 paths: exactly those");
+	for (i = 0; i <= SCTP_THIN_ACKED_PATHS; i++)
+		sctp_thin_core_sent(&c, 20 + i, 20, &P[i], 0);
+	sctp_thin_core_sack(&c, 20 + i - 1, NULL, 0);
+	CHECK(c.acked_all && sctp_thin_core_acked_path(&c, &P[i]) &&
+	      sctp_thin_core_acked_path(&c, &A),
+	      "SACK on 5 paths: every path (acked_all)");
+	sctp_thin_core_sack(&c, 20 + i - 1, NULL, 0);
+	CHECK(!c.acked_all && !sctp_thin_core_acked_path(&c, &P[0]),
+	      "next SACK acks nothing: no path");
+	/* timeouts and path removals are no acks; a purge forgets */
+	sctp_thin_core_sent(&c, 30, 30, &A, 0);
+	sctp_thin_core_sent(&c, 31, 31, &B, 0);
+	sctp_thin_core_timeout(&c, &A);
+	sctp_thin_core_purge_transport(&c, &B);
+	CHECK(!sctp_thin_core_acked_path(&c, &A) &&
+	      !sctp_thin_core_acked_path(&c, &B), "timeout, path removed: no ack");
+	sctp_thin_core_sent(&c, 32, 32, &A, 0);
+	sctp_thin_core_sack(&c, 32, NULL, 0);
+	sctp_thin_core_purge(&c);
+	CHECK(!sctp_thin_core_acked_path(&c, &A), "purge forgets acked paths");
+	sctp_thin_core_destroy(&c);
+}
+
 int main(void)
 {
 	t_basic();
@@ -265,6 +512,11 @@ int main(void)
 	t_cap_and_failure();
 	t_hostile();
 	t_guard();
+	t_app_limited();
+	t_oldest_count();
+	t_purge();
+	t_resync();
+	t_acked_path();
 	printf("directed: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
