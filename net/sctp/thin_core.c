@@ -249,7 +249,9 @@ static void sctp_thin_note_acked(struct sctp_thin_core *c,
 }
 
 /* Did the last SACK ack a packet sent on @transport?  True for every path
- * when the list could not tell (too many paths, or unrecorded packets).
+ * when the list could not tell: more paths than it tracks, or a saturated
+ * list that drained.  A saturated list that has not drained answers only
+ * for recorded packets; thin.c treats that case itself.
  */
 bool sctp_thin_core_acked_path(const struct sctp_thin_core *c,
 			       const void *transport)
@@ -399,11 +401,12 @@ bool sctp_thin_core_update(struct sctp_thin_core *c, bool loss_est,
 			   bool app_limited)
 {
 	u32 lr = loss_est ? sctp_thin_core_lossrate(c) : 0;
+	bool congested = sctp_thin_congested(c);	/* always judged */
 	bool thin;
 
 	if (lr > SCTP_THIN_LOSS_MAX)
 		lr = SCTP_THIN_LOSS_MAX;
-	thin = app_limited && !sctp_thin_congested(c) && !c->saturated &&
+	thin = app_limited && !congested && !c->saturated &&
 	       (u64)c->in_flight * (SCTP_THIN_ONE - lr) <
 	       (u64)(SCTP_THIN_PTTFR + 1) * SCTP_THIN_ONE;
 	if (thin != c->thin)

@@ -4,7 +4,8 @@
 
   lc.py sink PORT ACTION      accept one association, then on SIGUSR1:
                               ACTION abort (SO_LINGER 0 close) or close
-  lc.py send ADDR PORT        connect with SCTP_THIN all, send 3 messages,
+  lc.py send ADDR PORT        connect with SCTP_THIN all (stock socket with
+                              LC_NO_THIN=1), send 3 messages,
                               print "up", then for each line on stdin:
                               "send N" (N more messages), "abort"
                               (SO_LINGER 0 close), "close" (graceful),
@@ -55,8 +56,9 @@ def sink(port, action):
 def send(addr, port):
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_SCTP)
     s.setsockopt(IPPROTO_SCTP, SCTP_NODELAY, 1)
-    s.setsockopt(IPPROTO_SCTP, SCTP_THIN,
-                 struct.pack("iIII", 0, SCTP_THIN_ALL, 0, 0))
+    if not os.environ.get("LC_NO_THIN"):
+        s.setsockopt(IPPROTO_SCTP, SCTP_THIN,
+                     struct.pack("iIII", 0, SCTP_THIN_ALL, 0, 0))
     s.connect((addr, port))
     for _ in range(3):
         s.send(b"x" * 100)

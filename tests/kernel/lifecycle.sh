@@ -9,7 +9,7 @@
 #   3. SHUTDOWN_RECEIVED (the peer closed), the network heals and the
 #      shutdown completes with our data delivered;
 #   4. dead peer: association_max_retrans 3 with linear timeouts on: the
-#      association still fails (RFC 9260 8.1 error counting unchanged);
+#      association still fails, and no earlier in time than stock's;
 #   5. the namespace is deleted while an association has data in flight.
 # Afterwards no thin-sctp object is left.  (Module unload cannot be tested:
 # the per-netns control sockets hold two references to sctp.ko, Debian's
@@ -40,7 +40,7 @@ pair() {
 	SINKPID=$!
 	wait_for 10 "grep -q listening $OUT/sink$1"
 	mkfifo "$FIFO/in$1"
-	ip netns exec $S python3 "$HERE/lc.py" send 10.0.2.1 "$1" <"$FIFO/in$1" >"$OUT/send$1" 2>&1 &
+	ip netns exec $S env LC_NO_THIN="${LC_NO_THIN:-}" python3 "$HERE/lc.py" send 10.0.2.1 "$1" <"$FIFO/in$1" >"$OUT/send$1" 2>&1 &
 	SENDPID=$!
 	exec {FD}>"$FIFO/in$1"
 	wait_for 10 "grep -q up $OUT/send$1"
@@ -85,23 +85,41 @@ echo close >&$FD
 exec {FD}>&-
 
 # 4. Dead peer with linear timeouts and thin RTOmin (200 ms): failure
-# after association_max_retrans + 1 = 4 expiries, about 1 s; stock
-# lksctp's 1 + 2 + 4 + 8 s would take 15 s.
+# comes no earlier in time than stock lksctp's (thin.c, failure
+# detection: thin expiries before stock's are not errors).  Stock is the
+# same module on a socket without SCTP_THIN (lc.py, LC_NO_THIN=1), first;
+# on 6.1 it fails after about 7 s, not 1 + 2 + 4 + 8 = 15 s, because the
+# heartbeats of the potentially-failed path (pf_retrans 0) count too.
+# Until 2026-11-24 the thin association failed after 0.81 s, and this
+# test said that was right.  Tolerance 0.3 s: timer and process start-up
+# jitter under TCG (a counted thin expiry itself can only be later).
 ip netns exec $S sysctl -q -w net.sctp.association_max_retrans=3 net.sctp.path_max_retrans=3
-pair 7104 close
-cut
-echo "send 1" >&$FD
-echo wait >&$FD
-check 'wait_for 20 "grep -q ended $OUT/send7104"' "4: the association to a dead peer fails: $(cat "$OUT/send7104" | tr '\n' ' ')"
+dead() {	# $1: port; env LC_NO_THIN passes through
+	local p=$1
+
+	pair "$p" close
+	echo "send 1" >&$FD; sleep 0.5; echo "send 1" >&$FD; sleep 0.5
+	cut
+	echo "send 1" >&$FD
+	echo wait >&$FD
+	check 'wait_for 40 "grep -q ended $OUT/send$p"' "4: the association to a dead peer fails ($p): $(tr '\n' ' ' <"$OUT/send$p")"
+	exec {FD}>&-
+	heal
+	kill $SINKPID 2>/dev/null
+}
+LC_NO_THIN=1 dead 7106
+read -r _ _ stock < <(grep ended "$OUT/send7106")
+dead 7104
 read -r _ err secs < <(grep ended "$OUT/send7104")
-check '[ -n "$err" ] && [ "$err" != EOF ] && awk -v s="$secs" "BEGIN { exit !(s < 8) }"' "4: failure reported ($err) after $secs s (< 8 s)"
+check '[ -n "$err" ] && [ "$err" != EOF ] && awk -v s="$secs" -v k="$stock" "BEGIN { exit !(k > 0 && s >= k - 0.3) }"' "4: failure reported ($err) after $secs s, no earlier than stock's $stock s"
 check '[ -z "$(st 7104)" ]' "4: the failed association is gone"
-exec {FD}>&-
-heal
-kill $SINKPID 2>/dev/null
 ip netns exec $S sysctl -q -w net.sctp.association_max_retrans=10 net.sctp.path_max_retrans=5
 
-# 5. Delete the namespaces with data in flight.
+# 5. Delete the namespaces with data in flight.  The closed socket's
+# association retransmits until it fails; its objects go then.  Failure
+# comes on stock's time (thin.c), so the standard knobs make it quick:
+# 3 expiries of at most 1 s (with 10 and 60 s it would take minutes).
+ip netns exec $S sysctl -q -w net.sctp.association_max_retrans=2 net.sctp.path_max_retrans=2 net.sctp.rto_max=1000
 pair 7105 close
 stuck 7105
 check '[ "$(inflight 7105)" -gt 0 ]' "5: $(inflight 7105) packets in flight before the namespaces go"

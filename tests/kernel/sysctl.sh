@@ -16,6 +16,10 @@ check '[ "$(cat $S/thin_linear_timeouts_max)" = 6 ]' "thin_linear_timeouts_max d
 check '[ "$(cat $S/thin_fast_retransmit)" = 0 ]' "thin_fast_retransmit defaults to 0"
 check '[ "$(cat $S/thin_loss_estimation)" = 1 ]' "thin_loss_estimation defaults to 1"
 check '[ "$(cat $S/thin_congestion_guard)" = 20 ]' "thin_congestion_guard defaults to 20 (percent)"
+check '[ "$(cat $S/thin_rto_min_floor)" = 200 ]' "thin_rto_min_floor defaults to 200 (the preset's RTOmin)"
+check '[ "$(cat $S/thin_linear_timeouts_ceiling)" = 6 ]' "thin_linear_timeouts_ceiling defaults to 6"
+check '[ "$(cat $S/thin_congestion_guard_required)" = 1 ]' "thin_congestion_guard_required defaults to 1"
+check '! wr thin_linear_timeouts_ceiling 256 && ! wr thin_congestion_guard_required 2 && ! wr thin_rto_min_floor -1 && [ "$(cat $S/thin_linear_timeouts_ceiling)" = 6 ]' "bounds out of range: EINVAL, unchanged"
 
 check 'wr thin_rto_min 200 && [ "$(cat $S/thin_rto_min)" = 200 ]' "thin_rto_min accepts 200"
 rto_max=$(cat $S/rto_max)
@@ -45,6 +49,8 @@ ip netns del $ns
 if command -v unshare >/dev/null && id nobody >/dev/null 2>&1; then
 	setpriv --reuid=nobody --regid=nogroup --clear-groups unshare -U -r sh -c "echo 500 > $S/thin_rto_min" 2>/dev/null
 	check '[ "$(cat $S/thin_rto_min)" = 200 ]' "unprivileged user namespace cannot change the host value"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups unshare -U -r sh -c "echo 1 > $S/thin_rto_min_floor" 2>/dev/null
+	check '[ "$(cat $S/thin_rto_min_floor)" = 200 ]' "nor the host's bound for unprivileged sockets"
 else
 	skip "unshare/setpriv or user nobody missing"
 fi

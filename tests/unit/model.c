@@ -389,20 +389,18 @@ bool pair_check(struct pair *t)
 	}
 	/* detection, Fig. 3, in floating point with the same clamp */
 	for (lest = false; ; lest = true) {
-		/* Congestion guard: share of TSNs given up, with hysteresis.
-		 * The core judges it only for an application-limited sender
-		 * (the && in sctp_thin_core_update() stops before it).
+		/* Congestion guard: share of TSNs given up, with
+		 * hysteresis, judged on every update, application-limited
+		 * or not (SCTP_THIN_STATE_CONGESTED stays current).
 		 */
-		if (t->app_limited) {
-			gr = m->guard_sent ? (double)m->guard_gone / m->guard_sent : 0;
-			g = (double)c->guard / SCTP_THIN_ONE;
-			if (!c->guard || m->sent < SCTP_THIN_GUARD_MIN)
-				m->congested = false;
-			else if (m->congested)
-				m->congested = gr > 0.75 * g;
-			else
-				m->congested = gr > g;
-		}
+		gr = m->guard_sent ? (double)m->guard_gone / m->guard_sent : 0;
+		g = (double)c->guard / SCTP_THIN_ONE;
+		if (!c->guard || m->sent < SCTP_THIN_GUARD_MIN)
+			m->congested = false;
+		else if (m->congested)
+			m->congested = gr > 0.75 * g;
+		else
+			m->congested = gr > g;
 		lr = lest && m->win_sent ? (double)m->win_lost / m->win_sent : 0;
 		if (lr > 0.75)
 			lr = 0.75;
