@@ -606,10 +606,10 @@ void __sctp_thin_update_rto(struct sctp_transport *tp)
  * stock's doubled RTO (E2, capped by RTO.Max).  An expiry counts as an
  * error (upstream's counters, PF and failure) only once the next V(k) is
  * reached; earlier ones are extra retransmissions, not errors.  After a
- * counted expiry the path takes stock's backed-off RTO, after an
- * uncounted one that is not linear at least the time to V(k), so the
- * next expiry, and the heartbeats of a potentially failed path, which use
- * the path's RTO, fall where stock's fall.  The count therefore never
+ * counted expiry the path takes stock's backed-off RTO, so the next
+ * expiry, and the heartbeats of a potentially failed path, which use the
+ * path's RTO, fall where stock's fall; after an uncounted one that is
+ * not linear, the doubled RTO, but at most the time to V(k).  The count therefore never
  * runs ahead of stock's: PF, path failure and abort come no earlier (they
  * can come up to one thin RTO later, at the first thin expiry after
  * stock's).  Linear timeouts apply only before that first counted expiry.
@@ -729,9 +729,12 @@ void __sctp_thin_strike_done(struct sctp_association *asoc,
 		tp->rto = pt->saved_rto;
 		break;
 	case SCTP_THIN_STRIKE_DEFERRED:
-		/* Upstream doubled our RTO; expire no earlier than V(k). */
-		if (time_after(pt->v_next, jiffies + tp->rto))
-			tp->rto = min(pt->v_next - jiffies, asoc->rto_max);
+		/* Upstream doubled our RTO; if that would pass V(k), expire
+		 * at V(k) instead, where the expiry counts: the schedule
+		 * converges on stock's and never drifts behind it.
+		 */
+		if (time_after(jiffies + tp->rto, pt->v_next))
+			tp->rto = max(pt->v_next - jiffies, 1UL);
 		break;
 	case SCTP_THIN_STRIKE_HB:
 		pt->stock_rto = min(sctp_thin_stock_rto(tp) * 2, asoc->rto_max);

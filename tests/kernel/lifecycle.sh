@@ -118,11 +118,12 @@ ip netns exec $S sysctl -q -w net.sctp.association_max_retrans=10 net.sctp.path_
 # 5. Delete the namespaces with data in flight.  The closed socket's
 # association retransmits until it fails; its objects go then.  Failure
 # comes on stock's time (thin.c), so the standard knobs make it quick:
-# 3 expiries of at most 1 s (with 10 and 60 s it would take minutes).
-ip netns exec $S sysctl -q -w net.sctp.association_max_retrans=2 net.sctp.path_max_retrans=2 net.sctp.rto_max=1000
+# 5 errors at most 1 s apart (with 10 and 60 s it would take minutes).
+ip netns exec $S sysctl -q -w net.sctp.association_max_retrans=4 net.sctp.path_max_retrans=4 net.sctp.rto_max=1000
 pair 7105 close
 stuck 7105
-check '[ "$(inflight 7105)" -gt 0 ]' "5: $(inflight 7105) packets in flight before the namespaces go"
+n=$(inflight 7105)
+check '[ "$n" -gt 0 ]' "5: $n packets in flight before the namespaces go"
 exec {FD}>&-
 thin_lab_down
 trap - EXIT
