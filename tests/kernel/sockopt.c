@@ -4,6 +4,8 @@
  * settings (RFC 6458 assoc_id rules), bad input, and the counters.
  *
  * Usage: sockopt PORT    (prints TAP-like lines and "N passed, M failed")
+ *        sockopt bounds priv|unpriv PORT   the netns bounds for sockets
+ *                                          without CAP_NET_ADMIN (EPERM)
  */
 #include <errno.h>
 #include <stddef.h>
@@ -19,6 +21,8 @@
 #include <linux/sctp_thin.h>
 
 static int passed, failed;
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #define CHECK(cond, ...) do {						\
 	if (cond) {							\
@@ -329,11 +333,133 @@ static void test_one_to_many(int port)
 	close(sfd);
 }
 
+/* The netns bounds for sockets without CAP_NET_ADMIN over their netns
+ * (net.sctp.thin_rto_min_floor, thin_linear_timeouts_ceiling,
+ * thin_congestion_guard_required): asking past one is EPERM and changes
+ * nothing; within them it succeeds; with the capability it succeeds.
+ * On fd's socket defaults (id 0 of an unconnected socket) or on its
+ * association (a connected one-to-one socket).  @priv: CAP_NET_ADMIN
+ * expected; @floor: the netns's thin_rto_min_floor.
+ */
+static void check_bounds_on(int fd, const char *what, int priv, int floor)
+{
+	static const struct {
+		unsigned int flags, rto_min, lt_max;
+		const char *name;
+	} past[] = {
+		{ SCTP_THIN_ALL, 100, 4, "rto_min 100 (floor 200)" },
+		{ SCTP_THIN_ALL, 250, 7, "linear_timeouts_max 7 (ceiling 6)" },
+		{ SCTP_THIN_ALL & ~SCTP_THIN_CONGESTION_GUARD, 250, 4,
+		  "mechanisms without the congestion guard" },
+		{ SCTP_THIN_ALL & ~SCTP_THIN_CONGESTION_GUARD, 100, 7,
+		  "all three past" },
+	};
+	struct sctp_thin_params p;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < ARRAY_SIZE(past); i++) {
+		rc = set_params(fd, 0, SCTP_THIN_ALL, 250, 4);
+		CHECK(rc == 0, "%s: within the bounds (all, 250, 4) accepted", what);
+		if (floor <= 100 && past[i].rto_min == 100 &&
+		    past[i].lt_max <= 6 && (past[i].flags & SCTP_THIN_CONGESTION_GUARD))
+			continue;	/* not past this floor: below */
+		errno = 0;
+		rc = set_params(fd, 0, past[i].flags, past[i].rto_min, past[i].lt_max);
+		if (priv) {
+			CHECK(rc == 0, "%s: with CAP_NET_ADMIN, %s accepted (%s)",
+			      what, past[i].name, strerror(errno));
+			rc = get_params(fd, 0, &p);
+			CHECK(rc == 0 && p.stp_flags == past[i].flags &&
+			      p.stp_rto_min == past[i].rto_min &&
+			      p.stp_linear_timeouts_max == past[i].lt_max,
+			      "%s: ... and in effect (0x%x, %u, %u)", what,
+			      p.stp_flags, p.stp_rto_min,
+			      p.stp_linear_timeouts_max);
+		} else {
+			CHECK(rc < 0 && errno == EPERM,
+			      "%s: without CAP_NET_ADMIN, %s -> EPERM (rc %d, %s)",
+			      what, past[i].name, rc, strerror(errno));
+			rc = get_params(fd, 0, &p);
+			CHECK(rc == 0 && p.stp_flags == SCTP_THIN_ALL &&
+			      p.stp_rto_min == 250 &&
+			      p.stp_linear_timeouts_max == 4,
+			      "%s: ... and nothing changed (0x%x, %u, %u)", what,
+			      p.stp_flags, p.stp_rto_min,
+			      p.stp_linear_timeouts_max);
+		}
+	}
+	rc = set_params(fd, 0, SCTP_THIN_ALL, 200, 6);
+	rc |= get_params(fd, 0, &p);
+	CHECK(rc == 0 && p.stp_flags == SCTP_THIN_ALL && p.stp_rto_min == 200 &&
+	      p.stp_linear_timeouts_max == 6,
+	      "%s: at the bounds (all, 200, 6) accepted and in effect", what);
+	if (floor <= 100) {
+		rc = set_params(fd, 0, SCTP_THIN_ALL, 100, 6);
+		rc |= get_params(fd, 0, &p);
+		CHECK(rc == 0 && p.stp_rto_min == 100,
+		      "%s: floor lowered to %d: rto_min 100 accepted and in effect",
+		      what, floor);
+		errno = 0;
+		rc = set_params(fd, 0, SCTP_THIN_ALL, floor - 1, 6);
+		CHECK(priv ? rc == 0 : rc < 0 && errno == EPERM,
+		      "%s: rto_min %d, below the lowered floor -> %s (rc %d, %s)",
+		      what, floor - 1, priv ? "accepted" : "EPERM", rc,
+		      strerror(errno));
+	}
+	rc = set_params(fd, 0, 0, 0, 0);
+	rc |= get_params(fd, 0, &p);
+	CHECK(rc == 0 && p.stp_flags == 0,
+	      "%s: every mechanism off (no guard needed) accepted", what);
+}
+
+/* bounds MODE PORT: MODE "priv" (CAP_NET_ADMIN over the netns expected)
+ * or "unpriv" (not); FLOOR is read from the sysctl.
+ */
+static void test_bounds(const char *mode, int port)
+{
+	struct sockaddr_in a = addr(port);
+	int priv = !strcmp(mode, "priv"), floor, mark = 1, lfd, cfd, sfd, rc;
+
+	floor = read_sysctl("thin_rto_min_floor");
+	CHECK(floor >= 0 && read_sysctl("thin_linear_timeouts_ceiling") == 6 &&
+	      read_sysctl("thin_congestion_guard_required") == 1,
+	      "bounds: floor %d, ceiling %d, guard required %d", floor,
+	      read_sysctl("thin_linear_timeouts_ceiling"),
+	      read_sysctl("thin_congestion_guard_required"));
+	/* SO_MARK needs CAP_NET_ADMIN over the netns, as our bounds do. */
+	lfd = socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP);
+	CHECK(lfd >= 0, "bounds: one-to-one socket (uid %d)", (int)getuid());
+	errno = 0;
+	rc = setsockopt(lfd, SOL_SOCKET, SO_MARK, &mark, sizeof(mark));
+	CHECK(priv ? rc == 0 : rc < 0 && errno == EPERM,
+	      "bounds: %s CAP_NET_ADMIN over the netns (SO_MARK: %s)",
+	      priv ? "with" : "without", rc ? strerror(errno) : "allowed");
+	check_bounds_on(lfd, "socket", priv, floor);
+
+	/* The same on a live association. */
+	CHECK(bind(lfd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+	      listen(lfd, 4) == 0, "bounds: listen on port %d", port);
+	cfd = socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP);
+	CHECK(connect(cfd, (struct sockaddr *)&a, sizeof(a)) == 0,
+	      "bounds: connect");
+	sfd = accept(lfd, NULL, NULL);
+	check_bounds_on(cfd, "association", priv, floor);
+	close(sfd);
+	close(cfd);
+	close(lfd);
+}
+
 int main(int argc, char **argv)
 {
 	int port = argc > 1 ? atoi(argv[1]) : 7700;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 3 && !strcmp(argv[1], "bounds")) {
+		test_bounds(argv[2], atoi(argv[3]));
+		printf("%d passed, %d failed\n", passed, failed);
+		return failed ? 1 : 0;
+	}
 	test_defaults_and_errors(port);
 	test_one_to_many(port + 1);
 	printf("%d passed, %d failed\n", passed, failed);

@@ -1,10 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # In the guest: SCTP_THIN / SCTP_THIN_INFO over loopback (tests/kernel/sockopt.c),
-# with the sysctls at their defaults and then all on; then no thin object
-# is left once the sockets are closed.
+# with the sysctls at their defaults and then all on; the bounds for
+# unprivileged sockets; then no thin object is left once the sockets are
+# closed.
 . "$(dirname "$0")/lib.sh"
 ip link set lo up
+S=/proc/sys/net/sctp
+check '[ "$(cat $S/thin_rto_min_floor)" = 200 ] && [ "$(cat $S/thin_linear_timeouts_ceiling)" = 6 ] && [ "$(cat $S/thin_congestion_guard_required)" = 1 ]' \
+	"bounds sysctls at their defaults (floor 200, ceiling 6, guard required 1)"
 out=$("$BIN/sockopt" 7700)
 echo "$out" | grep -v -E '^[0-9]+ passed'
 THIN_PASS=$((THIN_PASS + $(echo "$out" | grep -c '^ok')))
@@ -18,5 +22,31 @@ THIN_FAIL=$((THIN_FAIL + $(echo "$out" | grep -c '^not ok')))
 for k in thin_rto_min thin_restart_timer thin_linear_timeouts thin_fast_retransmit; do
 	sysctl -q -w net.sctp.$k=0
 done
+
+# The netns bounds for sockets without CAP_NET_ADMIN over their netns
+# (sockopt bounds): past them EPERM and nothing changes, within them
+# accepted; root may go past.  Unprivileged twice: unshare -U (a new user
+# namespace, the same netns, over which it has no capability) and setpriv
+# to nobody.  Then the floor lowered to 100: an unprivileged rto_min 100
+# is accepted, 99 is not.
+# $1: label, $2: priv|unpriv, $3: port, rest: command prefix.
+bounds() {
+	local label=$1 mode=$2 port=$3 out
+	shift 3
+	out=$("$@" "$BIN/sockopt" bounds "$mode" "$port" 2>&1)
+	# "not ok - (FILE:LINE) TEXT" -> "not ok - [LABEL] TEXT (FILE:LINE)"
+	echo "$out" | grep -v -E '^[0-9]+ passed' |
+		sed -e "s/^not ok - (\([^)]*\)) \(.*\)$/not ok - [$label] \2 (\1)/" -e "s/^ok - /ok - [$label] /"
+	THIN_PASS=$((THIN_PASS + $(echo "$out" | grep -c '^ok')))
+	THIN_FAIL=$((THIN_FAIL + $(echo "$out" | grep -c '^not ok')))
+	echo "$out" | grep -q '^[0-9]* passed, [0-9]* failed$' || not_ok "[$label] sockopt bounds ran to the end"
+}
+bounds root priv 7720
+bounds "unshare -U" unpriv 7730 unshare -U
+bounds nobody unpriv 7740 setpriv --reuid=65534 --regid=65534 --clear-groups
+sysctl -q -w net.sctp.thin_rto_min_floor=100
+bounds "floor 100, unshare -U" unpriv 7750 unshare -U
+bounds "floor 100, root" priv 7760
+sysctl -q -w net.sctp.thin_rto_min_floor=200
 check 'thin_objects_zero 10' "every thin object freed after close ($(cat /sys/module/sctp/parameters/thin_objects) left)"
 thin_done

@@ -719,11 +719,7 @@ class Peer:
         if ok:
             return False
 
-        class Tmp:
-            pass
-        t = Tmp()
-        t.port, t.rport, t.mac, t.raddr = key[0], key[1], mac, src
-        self.send(t, chunk(6, b""), init_tag)
+        self.sock.send(self.wire(mac, src, key[0], key[1], chunk(6, b""), init_tag))
         with open(os.path.join(self.outdir, "peer-%d.log" % key[0]), "a") as f:
             f.write("%.3f refused init itsn=%d (upper half %s)\n" %
                     (time.monotonic() - self.mono0, itsn, hi))
