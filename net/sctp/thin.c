@@ -609,7 +609,8 @@ void __sctp_thin_update_rto(struct sctp_transport *tp)
  * counted expiry the path takes stock's backed-off RTO, so the next
  * expiry, and the heartbeats of a potentially failed path, which use the
  * path's RTO, fall where stock's fall; after an uncounted one that is
- * not linear, the doubled RTO, but at most the time to V(k).  The count therefore never
+ * not linear, the doubled RTO, but at most the time to V(k) (at least
+ * the RTO it had).  The count therefore never
  * runs ahead of stock's: PF, path failure and abort come no earlier (they
  * can come up to one thin RTO later, at the first thin expiry after
  * stock's).  Linear timeouts apply only before that first counted expiry.
@@ -730,11 +731,13 @@ void __sctp_thin_strike_done(struct sctp_association *asoc,
 		break;
 	case SCTP_THIN_STRIKE_DEFERRED:
 		/* Upstream doubled our RTO; if that would pass V(k), expire
-		 * at V(k) instead, where the expiry counts: the schedule
-		 * converges on stock's and never drifts behind it.
+		 * at V(k) instead, where the expiry counts, so the schedule
+		 * converges on stock's and never drifts behind it.  Never
+		 * below the RTO before the strike: the value stays until the
+		 * next RTT sample.
 		 */
 		if (time_after(jiffies + tp->rto, pt->v_next))
-			tp->rto = max(pt->v_next - jiffies, 1UL);
+			tp->rto = max(pt->v_next - jiffies, pt->saved_rto);
 		break;
 	case SCTP_THIN_STRIKE_HB:
 		pt->stock_rto = min(sctp_thin_stock_rto(tp) * 2, asoc->rto_max);

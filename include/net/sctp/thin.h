@@ -77,7 +77,7 @@ struct sctp_thin_assoc {
 	u64 rto_min_clamps;
 	u64 restart_corrections;
 	u64 strikes_deferred;	/* T3-rtx expiries stock would not have had */
-	u64 resyncs;		/* outqueue purges and switch-ons */
+	u64 resyncs;		/* outqueue purges (peer restart, TSN reset) */
 	unsigned long progress;	/* jiffies of the last cum ack move */
 	u32 lt_run;		/* linear timeouts since the last cum ack move */
 };
