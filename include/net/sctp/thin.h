@@ -79,6 +79,7 @@ struct sctp_thin_assoc {
 	u64 strikes_deferred;	/* T3-rtx expiries stock would not have had */
 	u64 resyncs;		/* outqueue purges (peer restart, TSN reset) */
 	unsigned long progress;	/* jiffies of the last cum ack move */
+	bool held;		/* held back by cwnd/rwnd since last drained */
 	u32 lt_run;		/* linear timeouts since the last cum ack move */
 };
 
