@@ -417,25 +417,25 @@ static int sctp_thin_assoc_set(struct sctp_association *asoc,
  * by the peer's window or by the cwnd of the path it goes to.  Data that
  * fits both waits only for Nagle or for the flush in progress.
  */
-static bool sctp_thin_app_limited(const struct sctp_association *asoc)
+static bool sctp_thin_new_data_held(const struct sctp_association *asoc)
 {
 	const struct sctp_transport *tp = asoc->peer.active_path;
 	const struct sctp_outq *q = &asoc->outqueue;
 
-	if (!list_empty(&q->retransmit))
-		return false;
 	if (list_empty(&q->out_chunk_list))
-		return true;
-	if (q->out_qlen > asoc->peer.rwnd)
 		return false;
-	return tp && tp->flight_size + q->out_qlen <= tp->cwnd;
+	if (q->out_qlen > asoc->peer.rwnd)
+		return true;
+	return !tp || tp->flight_size + q->out_qlen > tp->cwnd;
 }
 
-/* Hysteresis: once held back, a sender stays not application-limited
- * until everything it sent is acked (__sctp_thin_sack()).  A bulk
- * sender whose application briefly falls behind (measured: one RFC 7765
- * correction in a 2000-message transfer in a busy guest) keeps packets
- * in flight and stays bulk; a thin stream drains between its messages.
+/* Hysteresis: once its new data was held back, a sender stays not
+ * application-limited until everything it sent is acked
+ * (__sctp_thin_sack()).  A bulk sender whose application briefly falls
+ * behind (measured: one RFC 7765 correction in a 2000-message transfer
+ * in a busy guest) keeps packets in flight and stays bulk; a thin stream
+ * drains between its messages.  Retransmissions waiting count only while
+ * they wait: at 32 % loss a thin stream has some often.
  */
 static void sctp_thin_update(struct sctp_association *asoc,
 			     struct sctp_thin_assoc *ta)
@@ -443,12 +443,14 @@ static void sctp_thin_update(struct sctp_association *asoc,
 	bool was = ta->core.thin;
 	bool now;
 
-	if (!sctp_thin_app_limited(asoc))
+	if (sctp_thin_new_data_held(asoc))
 		ta->held = true;
 	ta->core.guard = asoc->thin_conf.flags & SCTP_THIN_CONGESTION_GUARD ?
 			 asoc->thin_conf.guard : 0;
 	now = sctp_thin_core_update(&ta->core, asoc->thin_conf.flags &
-				    SCTP_THIN_LOSS_ESTIMATION, !ta->held);
+				    SCTP_THIN_LOSS_ESTIMATION,
+				    !ta->held &&
+				    list_empty(&asoc->outqueue.retransmit));
 	if (now != was)
 		trace_sctp_thin_transition(asoc, &ta->core);
 }
