@@ -56,8 +56,12 @@ if [ $STOCK = 0 ]; then
 	expect "g <= 1.4" "linear on: second gap / first gap stays ~1"
 	g=$(echo "$T" | awk '{ printf "%.2f", ($4 - $3) / ($2 - $1) }')
 	expect "g <= 1.4" "linear on: third gap / first gap stays ~1"
-	g=$(thin_kv lin-on linear_timeouts); expect "g == 3" "3 linear timeouts counted"
-	g=$(thin_kv lin-on strikes_deferred); expect "g == 3" "3 expiries before stock's first: no error counted"
+	# With an RTO of 200 ms all three expiries come before stock's first
+	# (1 s); a busy guest's RTT samples can raise the RTO to ~350 ms, and
+	# then the third falls at stock's first expiry and counts (seen once).
+	g=$(thin_kv lin-on linear_timeouts); expect "g >= 2" "2 or 3 linear timeouts counted"
+	g=$(( $(thin_kv lin-on strikes_deferred) - $(thin_kv lin-on linear_timeouts) ))
+	expect "g == 0" "each linear expiry came before stock's first: no error counted for it"
 	# After thin_linear_timeouts_max linear timeouts in a row, exponential
 	# backoff resumes (as Linux TCP's tcp_thin_linear_timeouts), here
 	# towards the time of stock's first expiry.
