@@ -129,6 +129,9 @@ thin_scenario() {
 	# shellcheck disable=SC2086
 	ip netns exec $E "$BIN/thin-drop" -q 0 -l "$OUTDIR/$label.log" -t 60 $drop 2>/dev/null &
 	inj=$!
+	# The first start of a binary over 9p can take seconds under TCG
+	# (seen: scenario 1 refused when it ran first in a fresh guest).
+	thin_wait_listen sctp "$port"
 	sleep 0.5
 	ip netns exec $S "$BIN/thin-send" send 10.0.2.1 "$port" "$@" >"$OUTDIR/$label.out" 2>&1
 	kill $inj 2>/dev/null
