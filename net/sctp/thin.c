@@ -711,6 +711,14 @@ bool __sctp_thin_strike(struct sctp_association *asoc,
 
 	pt->saved_rto = tp->rto;
 	if (count) {
+		/* Upstream now counts the error, may mark the path PF and
+		 * arm its heartbeat timer from the RTO (RFC 7829 5.1,
+		 * sctp_transport_reset_hb_timer()), then doubles the RTO:
+		 * start it from stock's, so the heartbeats come when
+		 * stock's do (from ours the first came up to 1 s early,
+		 * and the abort one RTO early).
+		 */
+		tp->rto = pt->stock_rto;
 		pt->stock_rto = min(pt->stock_rto * 2, asoc->rto_max);
 		pt->v_next += pt->stock_rto;
 		pt->strike = SCTP_THIN_STRIKE_COUNTED;
