@@ -33,7 +33,9 @@ for v in "$@"; do
 	ip netns exec $R "$LAT" sink --proto $proto --port $port \
 		--seconds $((DUR + 120)) --out "$THIN_OUT/$v.lat" >"$THIN_OUT/$v.txt" &
 	sink=$!
-	sleep 0.5
+	# A busy guest can take seconds to start the sink: wait until it
+	# listens (after a fixed 0.5 s the rto200 sender once found nobody).
+	thin_wait_listen $proto $port || echo "demo: $v: the sink does not listen on $port"
 	ip netns exec $S "$LAT" send --proto $proto --addr 10.0.2.1 --port $port \
 		--assocs 20 --size 100 --interval 250 --seconds "$DUR" >"$THIN_OUT/$v.send" 2>&1
 	wait $sink
