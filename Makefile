@@ -2,7 +2,9 @@
 #
 # thin-sctp: developer front end.  Kbuild objects live in net/sctp/Kbuild.thin.
 #
-#   make [KVER=...]        build sctp.ko and sctp_diag.ko for KVER
+#   make [KVER=...]        build sctp.ko and sctp_diag.ko for KVER (the hook
+#                          series patches/<line> follows from the release)
+#   make kernels           the supported releases that can be built here
 #   make install           install into /lib/modules/$KVER/updates + depmod
 #   make uninstall         remove them again
 #   make patches           export the change as an upstream patch series
@@ -38,7 +40,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(TREE)/net/sctp \
 	THIN_VERSION="$(THIN_VERSION)"
 
 .PHONY: tests all modules prepare install uninstall dkms-install patches style \
-	sparse w1 check unit vm-check regress demo clean deps install-sysctl \
+	sparse w1 check unit vm-check regress demo clean deps kernels install-sysctl \
 	experiment bench-overhead bench-fairness bench-scale soak mutants
 
 all: modules
@@ -77,13 +79,16 @@ install-sysctl:
 	@echo "installed /etc/sysctl.d/90-thin-sctp.conf (applies when sctp loads)"
 
 patches: prepare
-	@scripts/export-patches.sh $(BUILD) $(TOP)/out/patches
+	@scripts/export-patches.sh $(KVER) $(BUILD) $(TOP)/out/patches
 
 style: prepare
 	@scripts/style.sh $(TREE)
 
 deps:
 	@scripts/deps.sh
+
+kernels:
+	@scripts/kernel-line.sh --list
 
 check:
 	@scripts/check.sh

@@ -2,20 +2,33 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Build the source tree of thin-sctp for one kernel release:
-#   1. check that Debian's linux-source-6.1 tarball and linux-headers-$KVER
-#      are installed and of the same Debian version;
+#   1. find the release's kernel line (scripts/kernel-line.sh: 6.1, 6.12,
+#      ...) and check that Debian's linux-source-$LINE tarball and
+#      linux-headers-$KVER are installed and of the same Debian version;
 #   2. extract the pristine net/sctp and headers into $BUILD/pristine;
-#   3. copy them to $BUILD/tree, overlay our own files, apply patches/6.1.
+#   3. copy them to $BUILD/tree, overlay our own files, apply
+#      patches/$LINE.
 #
 # Usage: prepare-tree.sh KVER BUILD_DIR
 set -eu
 KVER=$1
 BUILD=$2
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-TARBALL=/usr/src/linux-source-6.1.tar.xz
-fix="apt-get install -y linux-source-6.1 linux-headers-$KVER"
 
 die() { echo "prepare-tree: $*" >&2; exit 1; }
+
+info=$("$TOP/scripts/kernel-line.sh" "$KVER") || exit 1
+read -r LINE _ ROOT <<<"$info"
+[ "$ROOT" = host ] ||
+	die "kernel $KVER builds in the $ROOT build root, which is not implemented yet"
+SRC=linux-source-$LINE
+TARBALL=/usr/src/$SRC.tar.xz
+PATCHES=$TOP/patches/$LINE
+if [ "$LINE" = 6.1 ]; then
+	fix="apt-get install -y $SRC linux-headers-$KVER"
+else
+	fix="make deps KVER=$KVER"
+fi
 
 command -v dpkg-query >/dev/null || die "needs dpkg-query (a Debian system)"
 [ -d "/lib/modules/$KVER/build" ] ||
@@ -23,10 +36,10 @@ command -v dpkg-query >/dev/null || die "needs dpkg-query (a Debian system)"
 [ -f "$TARBALL" ] || die "$TARBALL is missing; run: $fix"
 hv=$(dpkg-query -W -f='${Version}' "linux-headers-$KVER" 2>/dev/null) ||
 	die "linux-headers-$KVER is not installed; run: $fix"
-sv=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
-	die "linux-source-6.1 is not installed; run: $fix"
+sv=$(dpkg-query -W -f='${Version}' "$SRC" 2>/dev/null) ||
+	die "$SRC is not installed; run: $fix"
 [ "$hv" = "$sv" ] ||
-	die "linux-source-6.1 is $sv but linux-headers-$KVER is $hv; run: apt-get install -y linux-source-6.1=$hv (or upgrade the headers and image)"
+	die "$SRC is $sv but linux-headers-$KVER is $hv; run: apt-get install -y $SRC=$hv (or upgrade the headers and image)"
 
 # Everything we take from upstream: pristine, never committed.
 UPSTREAM="net/sctp include/net/sctp include/uapi/linux/sctp.h include/linux/sctp.h include/trace/events/sctp.h scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch"
@@ -36,11 +49,11 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$sv" ]; then
 	rm -rf "$BUILD/pristine" "$BUILD/extract"
 	mkdir -p "$BUILD/extract"
 	args=""
-	for p in $UPSTREAM; do args="$args linux-source-6.1/$p"; done
+	for p in $UPSTREAM; do args="$args $SRC/$p"; done
 	# shellcheck disable=SC2086
 	tar -xJf "$TARBALL" -C "$BUILD/extract" $args ||
 		die "cannot extract $UPSTREAM from $TARBALL"
-	mv "$BUILD/extract/linux-source-6.1" "$BUILD/pristine"
+	mv "$BUILD/extract/$SRC" "$BUILD/pristine"
 	rmdir "$BUILD/extract"
 	echo "$sv" >"$stamp"
 fi
@@ -60,15 +73,15 @@ for d in net/sctp include/net/sctp include/uapi/linux; do
 		case "$f" in *.o|*.ko|*.cmd|*.mod|*.mod.c) continue ;; esac
 		base=$(basename "$f")
 		[ -e "$BUILD/pristine/$d/$base" ] &&
-			die "$d/$base is an upstream file: change it with a patch in patches/6.1, not by overlay"
+			die "$d/$base is an upstream file: change it with a patch in patches/$LINE, not by overlay"
 		cp "$f" "$STAGE/$d/$base"
 	done
 done
 
-series=$TOP/patches/6.1/series
+series=$PATCHES/series
 if [ -f "$series" ]; then
 	grep -v -e '^#' -e '^[[:space:]]*$' "$series" | while read -r p; do
-		if ! out=$(patch -d "$STAGE" -p1 --forward --no-backup-if-mismatch -r - -s <"$TOP/patches/6.1/$p" 2>&1); then
+		if ! out=$(patch -d "$STAGE" -p1 --forward --no-backup-if-mismatch -r - -s <"$PATCHES/$p" 2>&1); then
 			echo "prepare-tree: patch $p does not apply:" >&2
 			echo "$out" | grep -i -e hunk -e 'can.t find' -e failed >&2 || echo "$out" >&2
 			exit 1
@@ -81,4 +94,4 @@ rsync -rlc --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 	--exclude='modules.order' --exclude='.*.d' --exclude='*.a' \
 	"$STAGE/" "$TREE/"
 rm -rf "$STAGE"
-echo "prepare-tree: $TREE ready (Debian linux-source $sv)"
+echo "prepare-tree: $TREE ready (Debian $SRC $sv, patches/$LINE)"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# checkpatch --strict on our C files and on each hook patch.  Prints one
-# line per file and fails on any error, warning or check.
+# checkpatch --strict on our C files and on each hook patch of every
+# kernel line.  Prints one line per file and fails on any error, warning
+# or check.
 set -u
 TREE=$1
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,7 +27,7 @@ for f in net/sctp/*.c net/sctp/*.h include/net/sctp/*.h include/uapi/linux/*.h t
 		echo "style: FAIL $f"; echo "$out" | head -n 30; fail=$((fail + 1))
 	fi
 done
-for p in patches/6.1/*.patch; do
+for p in patches/*/*.patch; do
 	n=$((n + 1))
 	# On stdin: given a *.patch file name, checkpatch checks it as a file.
 	if out=$($CP - <"$p" 2>&1) && [ -z "$out" ]; then
