@@ -5,6 +5,7 @@
 #   make [KVER=...]        build sctp.ko and sctp_diag.ko for KVER (the hook
 #                          series patches/<line> follows from the release)
 #   make kernels           the supported releases that can be built here
+#   make deps [KVER=...]   install what the build and tests (of KVER) need
 #   make install           install into /lib/modules/$KVER/updates + depmod
 #   make uninstall         remove them again
 #   make patches           export the change as an upstream patch series
@@ -84,8 +85,10 @@ patches: prepare
 style: prepare
 	@scripts/style.sh $(TREE)
 
+# KVER only when given (command line or environment): plain `make deps`
+# installs the 6.1 line as ever.
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh $(if $(filter command% environment%,$(origin KVER)),$(KVER))
 
 kernels:
 	@scripts/kernel-line.sh --list

@@ -3,8 +3,12 @@
 #
 # Install every Debian package and Python tool the build and the tests need
 # (root, Debian 12).  Idempotent: installs only what is missing.
+#
+#   deps.sh [KVER]   also what kernel release KVER needs, if it is not of
+#                    the 6.1 line (scripts/deps-kernel.sh)
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+KVER=${1:-}
 VENV=${THIN_VENV:-/opt/thin-venv}
 
 pkgs="build-essential bc flex bison libelf-dev libssl-dev kmod dwarves
@@ -37,6 +41,9 @@ for p in "linux-image-$kver" "linux-headers-$kver" linux-source-6.1; do
 	v=$(dpkg-query -W -f='${Version}' "$p")
 	echo "deps: $p $v"
 done
+if [ -n "$KVER" ]; then
+	"$TOP/scripts/deps-kernel.sh" "$KVER"
+fi
 
 stamp=$VENV/.thin-requirements
 if ! cmp -s "$TOP/scripts/requirements.txt" "$stamp"; then

@@ -5,6 +5,8 @@
 #
 #   kernel-line.sh RELEASE   print "LINE SUITE ROOT" for a supported release,
 #                            or explain in one line why not and exit 1
+#   kernel-line.sh --known RELEASE   the same for a line whose hook series
+#                            is still to be written (make deps for a port)
 #   kernel-line.sh --list    the supported releases that can be built on
 #                            this machine (headers and the linux-source of
 #                            the same Debian version installed), one a line
@@ -59,13 +61,18 @@ if [ "${1:-}" = --list ]; then
 	exit 0
 fi
 
-rel=${1:?usage: kernel-line.sh RELEASE | --list}
+known=0
+if [ "${1:-}" = --known ]; then
+	known=1
+	shift
+fi
+rel=${1:?usage: kernel-line.sh [--known] RELEASE | --list}
 if ! row=$(release_line "$rel"); then
 	echo "thin-sctp: kernel $rel is not supported (supported: $(awk 'NF { printf "%s%s", sep, $2; sep = ", " }' <<<"$LINES"))" >&2
 	exit 1
 fi
 read -r line _ suite root <<<"$row"
-if [ ! -f "$TOP/patches/$line/series" ]; then
+if [ "$known" = 0 ] && [ ! -f "$TOP/patches/$line/series" ]; then
 	echo "thin-sctp: kernel $rel is of the $line line, which has no hook series yet (patches/$line)" >&2
 	exit 1
 fi
