@@ -28,6 +28,7 @@
 #include <net/sctp/sctp.h>
 #include <net/sctp/sm.h>
 #include <net/sctp/thin.h>
+#include <net/sctp/thin_compat.h>
 
 #define CREATE_TRACE_POINTS
 #include "thin_trace.h"
@@ -102,8 +103,9 @@ static int sctp_thin_lt_max_limit = SCTP_THIN_LT_MAX_LIMIT;
 /* thin_rto_min: 0 (off) or 1 .. net.sctp.rto_max; anything else is
  * -EINVAL and leaves the value unchanged.
  */
-static int sctp_thin_proc_rto_min(struct ctl_table *ctl, int write,
-				  void *buffer, size_t *lenp, loff_t *ppos)
+static int sctp_thin_proc_rto_min(SCTP_THIN_CTL_CONST struct ctl_table *ctl,
+				  int write, void *buffer, size_t *lenp,
+				  loff_t *ppos)
 {
 	struct sctp_thin_net *tn = container_of(ctl->data, struct sctp_thin_net,
 						rto_min);
@@ -209,6 +211,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 static int sctp_thin_sysctl_register(struct sctp_thin_net *tn)
 {
 	struct ctl_table *tbl;
+	size_t n;
 
 	tbl = kmemdup(sctp_thin_sysctl_template,
 		      sizeof(sctp_thin_sysctl_template), GFP_KERNEL);
@@ -225,7 +228,10 @@ static int sctp_thin_sysctl_register(struct sctp_thin_net *tn)
 	tbl[8].data = &tn->lt_ceiling;
 	tbl[9].data = &tn->guard_required;
 
-	tn->sysctl = register_net_sysctl(tn->net, "net/sctp", tbl);
+	/* All entries but the terminating empty one. */
+	n = ARRAY_SIZE(sctp_thin_sysctl_template) - 1;
+	tn->sysctl = sctp_thin_register_net_sysctl(tn->net, "net/sctp",
+						   tbl, n);
 	if (!tn->sysctl) {
 		kfree(tbl);
 		return -ENOMEM;
@@ -235,7 +241,7 @@ static int sctp_thin_sysctl_register(struct sctp_thin_net *tn)
 
 static void sctp_thin_sysctl_unregister(struct sctp_thin_net *tn)
 {
-	struct ctl_table *tbl;
+	const struct ctl_table *tbl;
 
 	if (!tn->sysctl)
 		return;
@@ -528,12 +534,15 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 		ta->lt_run = 0;	/* forward progress ends a timeout run */
 		ta->progress = jiffies;
 	}
-	/* sctp_sm_pull_sack() checked that the blocks and dups fit. */
+	/* sctp_sm_pull_sack() checked that the blocks and dups fit; they
+	 * follow the header (6.1's variable[] member is gone in 6.12).
+	 */
+	frags = (union sctp_sack_variable *)(sack + 1);
 	blocks = ntohs(sack->num_gap_ack_blocks);
 	dups = min_t(unsigned int, ntohs(sack->num_dup_tsns), SCTP_THIN_MAX_DUPS);
 	for (i = 0; i < dups; i++)
 		sctp_thin_core_dup(&ta->core,
-				   ntohl(sack->variable[blocks + i].dup));
+				   ntohl(frags[blocks + i].dup));
 	n = blocks;
 	if (n > SCTP_THIN_MAX_GAPS) {
 		/* Each gap block needs an acked packet and a missing one
@@ -543,7 +552,6 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 		ta->core.saturated = true;
 		n = 0;
 	}
-	frags = sack->variable;
 	for (i = 0; i < n; i++) {
 		gaps[i].start = ntohs(frags[i].gab.start);
 		gaps[i].end = ntohs(frags[i].gab.end);
