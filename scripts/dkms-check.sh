@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Prove that `dkms build` works: register a copy of this tree as
-# thin-sctp/0.1-ci, build it for KVER, check the modules, remove it again.
+# thin-sctp/0.1-ci (DKMS_VER), build it for KVER, check the modules, remove it again.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 KVER=${KVER:-$(ls -d /usr/src/linux-headers-6.1.0-*-amd64 | sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)}
-VER=0.1-ci
+VER=${DKMS_VER:-0.1-ci}
 SRC=/usr/src/thin-sctp-$VER
 cleanup() {
 	dkms remove -m thin-sctp -v "$VER" --all >/dev/null 2>&1 || true

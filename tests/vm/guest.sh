@@ -13,16 +13,19 @@ echo 1 >"$OUT/rc"
 dmesg -c >/dev/null 2>&1 || true
 trap 'dmesg >"$OUT/dmesg.txt" 2>&1' EXIT
 
+# load DIR: sctp and sctp_diag from DIR (Debian's own are sctp.ko.xz
+# from 6.12 on; insmod takes either).
 load() {
-	local m
+	local m ko=.ko
 	if lsmod | grep -q '^sctp '; then
 		modprobe -r sctp_diag sctp 2>/dev/null || rmmod sctp_diag sctp || return 1
 	fi
-	for m in $(modinfo -F depends "$1/sctp.ko" "$1/sctp_diag.ko" | tr , ' '); do
+	[ -f "$1/sctp.ko" ] || ko=.ko.xz
+	for m in $(modinfo -F depends "$1/sctp$ko" "$1/sctp_diag$ko" | tr , ' '); do
 		[ "$m" = sctp ] || modprobe "$m" || return 1
 	done
-	insmod "$1/sctp.ko" || return 1
-	insmod "$1/sctp_diag.ko" || return 1
+	insmod "$1/sctp$ko" || return 1
+	insmod "$1/sctp_diag$ko" || return 1
 }
 
 if [ "$MODE" = none ]; then
