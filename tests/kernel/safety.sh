@@ -412,7 +412,7 @@ s0_tx() {
 }
 # $1: label, $2: loss, $3: gso on|off on s0, $4: port, rest: the sender.
 bulk() {
-	local label=$1 loss=$2 gso=$3 port=$4 t0 t1 r rc b0 p0 b1 p1 s0 d0 s1 d1 wire avg
+	local label=$1 loss=$2 gso=$3 port=$4 t0 t1 r rc b0 p0 b1 p1 s0 d0 s1 d1 wire avg si_max=0
 	shift 4
 	netem_both delay ${D}ms loss "$loss" limit 10000
 	[ "$gso" = off ] && ip netns exec $S ethtool -K s0 gso off tx-sctp-segmentation off >/dev/null 2>&1
@@ -436,8 +436,17 @@ bulk() {
 		"$label: ran with every mechanism on (${J[n]} samples judged, exit $rc)"
 	check '[ "${J[thin]}" = 0 ]' \
 		"bulk never THIN: $label (${J[thin]} of ${J[n]} samples with more than 16 KB in the send buffer; ${J[stalled]} stalled)"
-	check '[ "${J[linear]}${J[fastrtx]}${J[rtomin]}${J[restart]}${J[sackimm]}" = 00000 ]' \
-		"bulk no mechanism acts: $label (LINEAR +${J[linear]} FASTRTX +${J[fastrtx]} RTOMIN +${J[rtomin]} RESTART +${J[restart]} SACKIMM +${J[sackimm]})"
+	# The I-bit is set on every packet sent while thin, so it sees the
+	# shortest thin moments: greedy thin-gen writes one 1000-byte message
+	# per call and is held back by its send buffer, not by cwnd, so when
+	# a cumulative ack frees most of the buffer the next packet can leave
+	# with few in flight and nothing queued, application-limited for that
+	# instant (seen: 2 of 3258 packets).  Those may carry the I-bit (one
+	# SACK each, no timer or retransmission changes): at most 1 % of the
+	# packets; every other counter stays.
+	[ "$label" = greedy ] && si_max=$((J[sent] / 100))
+	check '[ "${J[linear]}${J[fastrtx]}${J[rtomin]}${J[restart]}" = 0000 ] && [ "${J[sackimm]}" -le "$si_max" ]' \
+		"bulk no mechanism acts: $label (LINEAR +${J[linear]} FASTRTX +${J[fastrtx]} RTOMIN +${J[rtomin]} RESTART +${J[restart]} SACKIMM +${J[sackimm]}, at most $si_max)"
 	# Both include retransmissions.  SENT is the last sample's, up to
 	# 0.5 s and the last flights before the end; the wire count also has
 	# iperf3's TCP control and SCTP control packets, and counts a dropped
