@@ -37,7 +37,9 @@
 # $n-$variant.wmem: "seconds bytes associations discards" (the last two:
 # the sender's association count and SctpInPktDiscards).  SCALE_TRAFFIC (thin-gen options,
 # default "--profile anarchy-online") sets each association's traffic,
-# e.g. a lower rate for 10,000 associations.
+# e.g. a lower rate for 10,000 associations.  SCALE_RECEIVER: default
+# (the sink's delayed SACK as it ships) or tuned (delayed SACK off, the
+# setting of the runs before 2026-11-24).
 #
 # Why sndbuf_policy=1 (per-association send buffer accounting): with
 # upstream's default 0, all associations of a one-to-many socket share
@@ -77,6 +79,8 @@ SYSCTLS=${SCALE_SYSCTLS-net.sctp.sndbuf_policy=1}
 #   beyond that are dropped (SctpInPktDiscards).  A server with this many
 #   associations on one socket would raise SO_RCVBUF; the lab raises the
 #   default for both ends.
+SACKOPT=""
+[ "${SCALE_RECEIVER:-default}" = tuned ] && SACKOPT=--sack-delay-off
 RCVBUF=${SCALE_RCVBUF-4194304}
 [ -n "$RCVBUF" ] && sysctl -q -w net.core.rmem_default="$RCVBUF"
 BACKLOG=${SCALE_NETDEV_BACKLOG-100000}
@@ -108,7 +112,7 @@ for n in $NS; do
 		dz=$(discards)
 		b0=$(softnet_drops)
 		ip netns exec $R "$GEN" sink --proto sctp --listen "10.0.2.1:$port" --ports "$n" \
-			--expect "$n" --sack-delay-off --duration $((dur + 300)) \
+			--expect "$n" $SACKOPT --duration $((dur + 300)) \
 			--log "$OUT/$n-$v.sink.log" --progress 0 --ready-file "$OUT/$n-$v.ready" \
 			>"$OUT/$n-$v.sink.out" 2>&1 &
 		sink=$!
