@@ -955,7 +955,7 @@ static long wait_acked(struct sender *s, uint64_t deadline)
  * associations' first (RFC 9260 6.3.1 C2: RTO = SRTT + 4 RTTVAR = 3 R),
  * and samples taken in a burst of 10,000 messages were seconds long, so
  * the RTOs started at 2-3 s and took about ten more samples per
- * association to come down (docs/results.md, Scale).
+ * association to come down (docs/lab/notebook.md, Scale).
  */
 static void warm_up(struct sender *s)
 {

@@ -26,7 +26,7 @@
 # with 6 messages each that first message would be a sixth of the data.
 # The warm-up is paced (thin-gen's --warmup-rate, 1000/s): sent at once,
 # 10,000 of them gave seconds-long first RTT samples and RTOs of 2-3 s
-# for the first 100 s (docs/results.md, Scale, limit 5).
+# for the first 100 s (docs/lab/notebook.md, Scale, limit 5).
 # SCALE_RCVBUF (default 4194304, see below) sets net.core.rmem_default,
 # SCALE_NETDEV_BACKLOG (default 100000) net.core.netdev_max_backlog;
 # SCALE_VARIANTS (default "stock thin", run in that order) and
@@ -48,7 +48,7 @@
 # associations fill it and messages wait in the application; and each
 # freed chunk walks every association of the socket to wake writers
 # (sctp_wake_up_waiters(), O(N)).  Both are upstream, stock and thin
-# alike (docs/results.md, Scale).  SCALE_SYSCTLS= (empty) runs policy 0.
+# alike (docs/lab/notebook.md, Scale).  SCALE_SYSCTLS= (empty) runs policy 0.
 . "$(dirname "$0")/../kernel/lib.sh"
 GEN=$TOP/build/tools/thin-gen
 DUR=${SCALE_SECONDS:-30}
@@ -65,7 +65,7 @@ ip netns exec $E nft flush ruleset	# no NFQUEUE detour for this many flows
 thin_sysctls_off
 SYSCTLS=${SCALE_SYSCTLS-net.sctp.sndbuf_policy=1}
 # Two guest-wide limits, both measured at 10,000 associations with
-# tracepoints (docs/results.md, Scale, limits 5 and 6):
+# tracepoints (docs/lab/notebook.md, Scale, limits 5 and 6):
 # - net.core.netdev_max_backlog (1000): a veth peer receives through the
 #   per-CPU backlog queue, and bursts of one packet per association (INIT
 #   ACKs, heartbeats, SACKs) overflowed it: 55,171 packets dropped
