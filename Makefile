@@ -11,7 +11,8 @@
 #   make patches           export the change as an upstream patch series
 #   make style             checkpatch --strict on our C files and patches
 #   make check             every test layer, ends with "N passed, M failed"
-#   make demo              stock vs thin comparison in the test VM
+#   make demo              stock vs thin vs TCP in the test VM, default receivers
+#                          (DEMO_TUNED=1: and receivers with delayed SACK off)
 #   make experiment        the experiment matrix (tools/experiment.sh)
 #   make bench-overhead    bulk throughput/CPU: stock vs switches off vs on
 #   make bench-fairness    thin vs greedy, 50 thin vs 50 stock (1 Mbit/s)

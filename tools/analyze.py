@@ -55,8 +55,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 LATE_MS = 400
-ORDER = ["stock", "rto200", "off", "rtomin", "linear", "restart", "fr", "all",
-         "tcp", "tcp-thin"]
+ORDER = ["stock", "rto200", "rto200-si", "off", "rtomin", "linear", "restart",
+         "fr", "noi", "all", "tcp", "tcp-thin"]
 CAUSES = ("TO", "FR", "B")
 
 

@@ -1,11 +1,23 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Latency report of a demo/experiment run directory.
+"""Latency report of a demo run (scripts/demo.sh).
 
-Reads <variant>.txt (thin-lat sink summary) and <variant>.lat (one line per
-message: assoc seq latency_us), prints a Markdown table, writes
-summary.md, summary.json and plots: the latency CCDF (tail on a log scale,
-as the paper's Fig. 13 shows the CDF's tail) and box plots.
+    report.py RESULTS_DIR
+
+RESULTS_DIR holds one directory per receiver configuration: default/
+(the receivers' delayed SACK as shipped) and, with DEMO_TUNED=1, tuned/
+(delayed SACK off).  Each is a cell of tools/analyze.py, as
+tests/demo/guest-demo.sh writes it: variants.txt, per variant the
+thin-gen logs <v>.send.log ("assoc seq size send_ns") and <v>.sink.log
+("assoc seq size send_ns recv_ns"), and the captures snd-<v>.pcap and
+rcv-<v>.pcap.  analyze.py analyses each cell (analysis.json,
+analysis.md and its plots in the cell): application-layer latency from
+the logs, retransmissions and spurious ones from the captures.
+
+Prints one table per configuration, the default one first, and a compact
+comparison of the two; writes summary.md, summary.json and, per
+configuration, latency-ccdf-<conf>.png (the tail on a log scale, as the
+paper's Fig. 13 shows it) and latency-box-<conf>.png.
 """
 import json
 import os
@@ -16,102 +28,162 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-ORDER = ["stock", "rto200", "thin", "tcp", "tcp-thin"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import analyze  # noqa: E402
+
+ORDER = ["stock", "rto200", "rto200-si", "thin-noi", "thin", "tcp", "tcp-thin"]
 LABEL = {
-    "stock": "lksctp (stock)",
+    "stock": "lksctp (stock, rto_min 1000)",
     "rto200": "lksctp, rto_min 200",
+    "rto200-si": "lksctp, rto_min 200, SACK_IMMEDIATELY",
+    "thin-noi": "thin-sctp, all but the I-bit",
     "thin": "thin-sctp (all)",
     "tcp": "TCP (RACK-TLP)",
     "tcp-thin": "TCP, thin linear timeouts",
 }
-LATE_MS = 400
+CONFS = [
+    ("default", "default receivers (delayed SACK 200 ms)"),
+    ("tuned", "receivers tuned (delayed SACK off)"),
+]
+LATE_MS = analyze.LATE_MS
 
 
-def load(res):
-    runs = {}
-    for name in sorted(os.listdir(res)):
-        if not name.endswith(".lat"):
-            continue
-        v = name[:-4]
-        lat = np.loadtxt(os.path.join(res, name), ndmin=2)
-        ms = lat[:, 2] / 1000.0 if lat.size else np.array([])
-        kv = {}
-        txt = os.path.join(res, v + ".txt")
-        if os.path.exists(txt):
-            for line in open(txt):
-                if "=" in line:
-                    k, val = line.strip().split("=", 1)
-                    kv[k] = val
-        runs[v] = (ms, kv)
-    return runs
+def order(names):
+    return [v for v in ORDER if v in names] + sorted(set(names) - set(ORDER))
 
 
-def stats(ms, kv):
-    sent = int(kv.get("sent", "0") or 0)
-    return {
-        "messages": int(ms.size),
-        "sent": sent,
-        "mean_ms": float(np.mean(ms)) if ms.size else None,
-        "p50_ms": float(np.percentile(ms, 50)) if ms.size else None,
-        "p99_ms": float(np.percentile(ms, 99)) if ms.size else None,
-        "p999_ms": float(np.percentile(ms, 99.9)) if ms.size else None,
-        "max_ms": float(np.max(ms)) if ms.size else None,
-        "late_pct": float(100.0 * np.mean(ms > LATE_MS)) if ms.size else None,
-        "dup_chunks": int(kv.get("dup_chunks", "0") or 0),
-    }
+def row(r):
+    """The table's numbers of one variant of analyze.py's result."""
+    a = r["app_latency_ms"]
+    out = {"messages": r["received"], "sent": r["sent"],
+           "mean_ms": a.get("mean"), "p50_ms": a.get("p50"), "p99_ms": a.get("p99"),
+           "p999_ms": a.get("p999"), "max_ms": a.get("max"), "late_pct": a.get("late_pct"),
+           "retransmissions": None, "spurious": None, "spurious_pct": None,
+           "capture_complete": r.get("capture_complete")}
+    if "causes" in r:
+        rtx = sum(d[c]["count"] for d in r["causes"].values() for c in analyze.CAUSES)
+        out.update(retransmissions=rtx, spurious=r["spurious"],
+                   spurious_pct=100.0 * r["spurious"] / rtx if rtx else 0.0)
+    return out
 
 
-def main():
-    res = sys.argv[1]
-    runs = load(res)
-    order = [v for v in ORDER if v in runs] + sorted(set(runs) - set(ORDER))
-    table = {v: stats(*runs[v]) for v in order}
-    head = ("| variant | messages (sent) | mean | p50 | p99 | p99.9 | max "
-            f"| late >{LATE_MS} ms | spurious (dup chunks) |")
-    lines = [head, "|" + "---|" * 9]
-    for v in order:
-        s = table[v]
-        spur = str(s["dup_chunks"]) if not v.startswith("tcp") else "n/a"
-        lines.append(
-            f"| {LABEL.get(v, v)} | {s['messages']} ({s['sent']}) "
-            f"| {s['mean_ms']:.0f} | {s['p50_ms']:.0f} | {s['p99_ms']:.0f} "
-            f"| {s['p999_ms']:.0f} | {s['max_ms']:.0f} "
-            f"| {s['late_pct']:.2f} % | {spur} |")
-    md = "\n".join(lines)
-    print("Application-layer latency, ms\n")
-    print(md)
-    with open(os.path.join(res, "summary.md"), "w") as f:
-        f.write(md + "\n")
-    with open(os.path.join(res, "summary.json"), "w") as f:
-        json.dump(table, f, indent=1)
+def ms(x):
+    return "-" if x is None else "%.0f" % x
 
+
+def spurious(s):
+    if s["spurious"] is None:
+        return "n/a"
+    return "%d of %d (%.1f %%)" % (s["spurious"], s["retransmissions"], s["spurious_pct"])
+
+
+def table(rows):
+    lines = ["| variant | messages (sent) | mean | p50 | p99 | p99.9 | max "
+             "| late >%d ms | spurious rtx (of all rtx) |" % LATE_MS,
+             "|" + "---|" * 9]
+    for v, s in rows.items():
+        late = "-" if s["late_pct"] is None else "%.2f %%" % s["late_pct"]
+        lines.append("| %s | %d (%d) | %s | %s | %s | %s | %s | %s | %s |" % (
+            LABEL.get(v, v), s["messages"], s["sent"], ms(s["mean_ms"]), ms(s["p50_ms"]),
+            ms(s["p99_ms"]), ms(s["p999_ms"]), ms(s["max_ms"]), late, spurious(s)))
+    return lines
+
+
+def side_by_side(summary):
+    """p99, p99.9, max and the late share of both configurations."""
+    a, b = (summary[c]["variants"] for c, _ in CONFS)
+    lines = ["| variant | p99 | p99.9 | max | late >%d ms |" % LATE_MS,
+             "|---|---|---|---|---|"]
+    for v in order(set(a) | set(b)):
+        x, y = a.get(v, {}), b.get(v, {})
+
+        def pair(k, f=ms):
+            return "%s / %s" % (f(x.get(k)), f(y.get(k)))
+        lines.append("| %s | %s | %s | %s | %s |" % (
+            LABEL.get(v, v), pair("p99_ms"), pair("p999_ms"), pair("max_ms"),
+            pair("late_pct", lambda p: "-" if p is None else "%.2f %%" % p)))
+    return lines
+
+
+def plots(res, conf, title, lat):
+    names = list(lat)
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for v in order:
-        ms = np.sort(runs[v][0])
-        if not ms.size:
+    for v in names:
+        x = np.sort(lat[v])
+        if not x.size:
             continue
-        ccdf = 1.0 - np.arange(ms.size) / ms.size
-        ax.step(ms, ccdf, where="post", label=LABEL.get(v, v))
+        ccdf = 1.0 - np.arange(x.size) / x.size
+        ax.step(x, ccdf, where="post", label=LABEL.get(v, v))
     ax.set_yscale("log")
     ax.set_xlabel("application-layer latency (ms)")
     ax.set_ylabel("fraction of messages later than x (1 - CDF)")
-    ax.set_title("Latency tail: RTT 100 ms, 5 % loss, 100 B every 250 ms")
+    ax.set_title("Latency tail, %s\nRTT 100 ms, 5 %% loss, 100 B every 250 ms" % title,
+                 fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
+    ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(os.path.join(res, "latency-ccdf.png"), dpi=110)
+    ccdf_png = os.path.join(res, "latency-ccdf-%s.png" % conf)
+    fig.savefig(ccdf_png, dpi=110)
+    plt.close(fig)
 
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    data = [runs[v][0][runs[v][0] > 120] for v in order]
-    ax.boxplot(data, tick_labels=[LABEL.get(v, v) for v in order], whis=(1, 99),
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    data = [lat[v][lat[v] > 120] for v in names]
+    ax.boxplot(data, tick_labels=[LABEL.get(v, v) for v in names], whis=(1, 99),
                showfliers=True, flierprops={"markersize": 2})
     ax.set_ylabel("latency of delayed messages (> 120 ms), ms")
-    ax.set_title("Messages that needed a retransmission (whiskers: p1-p99)")
-    plt.setp(ax.get_xticklabels(), rotation=15, fontsize=8)
+    ax.set_title("Messages that needed a retransmission (whiskers: p1-p99), %s" % title,
+                 fontsize=10)
+    plt.setp(ax.get_xticklabels(), rotation=20, fontsize=7, ha="right")
     fig.tight_layout()
-    fig.savefig(os.path.join(res, "latency-box.png"), dpi=110)
-    print(f"\nplots: {res}/latency-ccdf.png, {res}/latency-box.png")
+    box_png = os.path.join(res, "latency-box-%s.png" % conf)
+    fig.savefig(box_png, dpi=110)
+    plt.close(fig)
+    return ccdf_png, box_png
+
+
+def main(argv):
+    if len(argv) != 1:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    res = argv[0]
+    summary, md, pngs = {}, [], []
+    for conf, title in CONFS:
+        cell = os.path.join(res, conf)
+        if not os.path.exists(os.path.join(cell, "variants.txt")):
+            continue
+        result, _ = analyze.analyze(cell)
+        names = order(result["variants"])
+        rows = {v: row(result["variants"][v]) for v in names}
+        summary[conf] = {"label": title, "variants": rows}
+        md += ["## %s" % title[0].upper() + title[1:], "",
+               "Application-layer latency, ms (%s/)." % conf, ""]
+        md += table(rows) + [""]
+        short = ["%s %.0f %%" % (v, 100 * r["capture_complete"]) for v, r in rows.items()
+                 if r["capture_complete"] is not None and r["capture_complete"] < 0.99]
+        if short:
+            md += ["The captures (tcpdump) missed packets: they matched only " +
+                   ", ".join(short) + " of the messages sent; retransmission counts are "
+                   "incomplete there.", ""]
+        lat = {}
+        for v in names:
+            sink = analyze.read_log(os.path.join(cell, v + ".sink.log"), 5)
+            lat[v] = np.array([(r - t) / 1e6 for _a, _s, _z, t, r in sink])
+        pngs += plots(res, conf, title, lat)
+    if not summary:
+        print("report: no default/ or tuned/ cell in %s" % res, file=sys.stderr)
+        return 1
+    if len(summary) == 2:
+        md += ["## Beside each other: default receivers / receivers tuned", "",
+               "Application-layer latency, ms; each cell: default / tuned.", ""] + side_by_side(summary) + [""]
+    text = "\n".join(md)
+    print(text)
+    with open(os.path.join(res, "summary.md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(res, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    print("plots: " + ", ".join(pngs))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))

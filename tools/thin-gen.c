@@ -8,7 +8,7 @@
  *		   [--interval MS] [--dist fixed|exp|pareto] [--profile NAME]
  *		   --duration S [--log FILE] [--nodelay] [--thin FLAGS]
  *		   [--thin-strict] [--thin-rto-min MS] [--thin-linear-max N]
- *		   [--rto-min MS] [--tcp-thin]
+ *		   [--rto-min MS] [--tcp-thin] [--sack-immediately]
  *		   [--seed N]
  *   thin-gen profile-stats --profile NAME|all [--samples N] [--check PCT]
  *   thin-gen profiles
@@ -33,6 +33,9 @@
  * One-to-many: one SCTP socket carries N associations.  An association is
  * identified by its address pair, so association i goes to PORT + i; run
  * the sink with --ports N.  Sends carry an SCTP_SNDINFO cmsg.
+ * --sack-immediately: every message asks for an immediate SACK
+ * (SCTP_SACK_IMMEDIATELY in snd_flags, RFC 7053, RFC 6458 5.3.4), what an
+ * application can do on a stock kernel.
  *
  * Logs, one line per message: sender "assoc seq size send_ns", sink
  * "assoc seq size send_ns recv_ns" in arrival order.  Lines starting with
@@ -407,7 +410,7 @@ struct opts {
 	int warmup;
 	double warmup_rate;
 	double state_every;
-	int thin_set, thin_strict, ports, expect, progress, tcp_thin;
+	int thin_set, thin_strict, ports, expect, progress, tcp_thin, sack_imm;
 	unsigned int thin_flags, thin_rto_min, thin_lt_max, rto_min;
 	double interval, duration, drain, pareto_shape, connect_timeout;
 	const struct profile *profile;
@@ -434,6 +437,8 @@ static int parse_thin(const char *s, unsigned int *flags)
 		{ "loss_estimation", SCTP_THIN_LOSS_ESTIMATION },
 		{ "guard", SCTP_THIN_CONGESTION_GUARD },
 		{ "congestion_guard", SCTP_THIN_CONGESTION_GUARD },
+		{ "si", SCTP_THIN_SACK_IMMEDIATELY },
+		{ "sack_immediately", SCTP_THIN_SACK_IMMEDIATELY },
 		{ "all", SCTP_THIN_ALL },
 		{ "none", 0 },
 	};
@@ -614,14 +619,17 @@ static int flush(struct sender *s, struct assoc *a)
 	while (a->qlen && !a->failed) {
 		p = &a->q[a->qhead];
 		build_msg(s->buf, a, p);
-		if (s->o->one_to_many) {
-			struct iovec iov = { s->buf, p->size };
+		if (s->o->one_to_many || s->o->sack_imm) {
+			struct iovec iov = { s->buf + a->off, p->size - a->off };
 			struct msghdr mh = {
 				.msg_iov = &iov, .msg_iovlen = 1,
 				.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
 			};
 			struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
 			struct sctp_sndinfo si = { .snd_assoc_id = a->id };
+
+			if (s->o->sack_imm)
+				si.snd_flags = SCTP_SACK_IMMEDIATELY;
 
 			c->cmsg_level = IPPROTO_SCTP;
 			c->cmsg_type = SCTP_SNDINFO;
@@ -947,7 +955,7 @@ static long wait_acked(struct sender *s, uint64_t deadline)
  * associations' first (RFC 9260 6.3.1 C2: RTO = SRTT + 4 RTTVAR = 3 R),
  * and samples taken in a burst of 10,000 messages were seconds long, so
  * the RTOs started at 2-3 s and took about ten more samples per
- * association to come down (docs/results.md, Scale).
+ * association to come down (docs/lab/notebook.md, Scale).
  */
 static void warm_up(struct sender *s)
 {
@@ -1720,7 +1728,7 @@ static void help_exit(int rc)
 		"                [--dist fixed|exp|pareto] [--pareto-shape A] [--profile NAME]\n"
 		"                --duration S [--log FILE] [--nodelay] [--thin FLAGS] [--thin-strict]\n"
 		"                [--thin-rto-min MS] [--thin-linear-max N] [--seed N] [--drain S]\n"
-		"                [--rto-min MS] [--tcp-thin]\n"
+		"                [--rto-min MS] [--tcp-thin] [--sack-immediately]\n"
 		"                [--connect-timeout S] [--progress S] [--wait-file FILE]\n"
 		"                [--warmup] [--warmup-rate PER_S]\n"
 		"                [--phases SIZE:MS:S,...] [--state-log FILE] [--state-every MS]\n"
@@ -1738,7 +1746,8 @@ static void help_exit(int rc)
 		"  sink's accept().  --warmup: one unlogged message per association,\n"
 		"  acknowledged before the traffic (an RTT sample on each), sent at\n"
 		"  --warmup-rate messages/s over all associations (1000; 0: at once).\n"
-		"FLAGS: a number (0x3f) or a list of rto_min,restart,linear,fr,loss,guard,all,none.\n"
+		"FLAGS: a number (0x7f) or a list of rto_min,restart,linear,fr,loss,guard,si,all,none.\n"
+		"--sack-immediately: SCTP_SACK_IMMEDIATELY (the I-bit) on every message.\n"
 		"Without --thin the socket keeps the module's defaults (sysctls).\n"
 		"One-to-many: association i goes to PORT+i (sink --ports N).\n"
 		"profiles:");
@@ -1768,7 +1777,7 @@ int main(int argc, char **argv)
 		{ "phases", 1, 0, 'F' }, { "state-log", 1, 0, 'Y' },
 		{ "state-every", 1, 0, 'E' }, { "ready-file", 1, 0, 'Q' },
 		{ "wait-file", 1, 0, 'W' }, { "warmup", 0, 0, 'U' },
-		{ "warmup-rate", 1, 0, 'u' },
+		{ "warmup-rate", 1, 0, 'u' }, { "sack-immediately", 0, 0, 'I' },
 		{ "help", 0, 0, 'h' }, { 0 }
 	};
 	struct opts o = {
@@ -1863,6 +1872,9 @@ int main(int argc, char **argv)
 			break;
 		case 'H':
 			o.tcp_thin = 1;
+			break;
+		case 'I':
+			o.sack_imm = 1;
 			break;
 		case 'M':
 			o.thin_lt_max = num(optarg, "--thin-linear-max", 1, 1000);
@@ -1973,6 +1985,8 @@ int main(int argc, char **argv)
 		die("--state-log is SCTP only");
 	if (o.proto == P_TCP && o.one_to_many)
 		die("--style one-to-many is SCTP only");
+	if (o.proto == P_TCP && o.sack_imm)
+		die("--sack-immediately is SCTP only");
 	if (o.proto == P_TCP && o.thin_set) {
 		if (o.thin_strict)
 			die("--thin is SCTP only");

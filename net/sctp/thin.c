@@ -84,6 +84,7 @@ struct sctp_thin_net {
 	int fast_retransmit;
 	int loss_estimation;
 	int congestion_guard;	/* percent, 0 = off */
+	int sack_immediately;
 	/* Bounds for sockets without CAP_NET_ADMIN over the netns. */
 	int rto_min_floor;	/* ms: lowest stp_rto_min */
 	int lt_ceiling;		/* highest stp_linear_timeouts_max */
@@ -182,6 +183,14 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.extra2		= SYSCTL_ONE_HUNDRED,
 	},
 	{
+		.procname	= "thin_sack_immediately",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
 		.procname	= "thin_rto_min_floor",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
@@ -224,9 +233,10 @@ static int sctp_thin_sysctl_register(struct sctp_thin_net *tn)
 	tbl[4].data = &tn->fast_retransmit;
 	tbl[5].data = &tn->loss_estimation;
 	tbl[6].data = &tn->congestion_guard;
-	tbl[7].data = &tn->rto_min_floor;
-	tbl[8].data = &tn->lt_ceiling;
-	tbl[9].data = &tn->guard_required;
+	tbl[7].data = &tn->sack_immediately;
+	tbl[8].data = &tn->rto_min_floor;
+	tbl[9].data = &tn->lt_ceiling;
+	tbl[10].data = &tn->guard_required;
 
 	/* All entries but the terminating empty one. */
 	n = ARRAY_SIZE(sctp_thin_sysctl_template) - 1;
@@ -276,6 +286,7 @@ static int __net_init sctp_thin_net_init(struct net *net)
 	tn->fast_retransmit = 0;
 	tn->loss_estimation = 1;
 	tn->congestion_guard = SCTP_THIN_GUARD_DEFAULT;
+	tn->sack_immediately = 0;
 	tn->rto_min_floor = SCTP_THIN_RTO_MIN_FLOOR_DEFAULT;
 	tn->lt_ceiling = SCTP_THIN_LT_CEILING_DEFAULT;
 	tn->guard_required = 1;
@@ -313,6 +324,8 @@ void sctp_thin_sock_init(struct sock *sk)
 		conf->flags |= SCTP_THIN_LOSS_ESTIMATION;
 	if (tn->congestion_guard)
 		conf->flags |= SCTP_THIN_CONGESTION_GUARD;
+	if (tn->sack_immediately)
+		conf->flags |= SCTP_THIN_SACK_IMMEDIATELY;
 	conf->rto_min = tn->rto_min ? : SCTP_THIN_RTO_MIN_DEFAULT;
 	conf->lt_max = tn->linear_timeouts_max;
 	conf->guard = (tn->congestion_guard ? : SCTP_THIN_GUARD_DEFAULT) *
@@ -418,6 +431,12 @@ static int sctp_thin_assoc_set(struct sctp_association *asoc,
 	return 0;
 }
 
+/* Is the association thin now, with mechanism @m switched on? */
+static bool sctp_thin_on(const struct sctp_association *asoc, u32 m)
+{
+	return (asoc->thin_conf.flags & m) && asoc->thin->core.thin;
+}
+
 /* Thin means application-limited (see sctp_thin_core_update()): nothing
  * waits for retransmission, and the data queued, if any, is not held back
  * by the peer's window or by the cwnd of the path it goes to.  Data that
@@ -468,6 +487,39 @@ void __sctp_thin_rm_peer(struct sctp_association *asoc,
 	sctp_thin_update(asoc, asoc->thin);
 }
 
+/* RFC 7053 (SACK-IMMEDIATELY), beyond the paper: a receiver delays its
+ * SACK by up to 200 ms (RFC 9260 6.2, Linux net.sctp.sack_timeout), so
+ * every RTT sample of a thin stream carries that delay, its RTO stays far
+ * above the thin RTOmin, and a miss indication waits for it too.  While
+ * thin, ask for an immediate SACK: the I-bit on the last DATA (or I-DATA,
+ * RFC 8260) chunk of a packet when nothing else waits to be sent, new or
+ * retransmitted (RFC 7053 4.1: the sender knows no more data follows
+ * soon).  A receiver that ignores the bit is no worse off.  As upstream's
+ * SHUTDOWN-PENDING bit (sctp_outq_flush_data()), it stays on the chunk: a
+ * retransmission of it asks again, even if the association is thick then.
+ * A packet sent because it is full, while the flush has more, is not
+ * marked unless that was the last chunk taken from the queue.
+ */
+static void sctp_thin_sack_immediately(struct sctp_association *asoc,
+				       struct sctp_packet *packet)
+{
+	struct sctp_chunk *chunk, *last = NULL;
+
+	if (!sctp_thin_on(asoc, SCTP_THIN_SACK_IMMEDIATELY) ||
+	    !list_empty(&asoc->outqueue.out_chunk_list) ||
+	    !list_empty(&asoc->outqueue.retransmit))
+		return;
+	list_for_each_entry(chunk, &packet->chunk_list, list)
+		if (sctp_chunk_is_data(chunk) && chunk->has_tsn)
+			last = chunk;
+	if (!last)
+		return;
+	last->chunk_hdr->flags |= SCTP_DATA_SACK_IMM;
+	asoc->thin->sack_immediately++;
+	trace_sctp_thin_mechanism(asoc, SCTP_THIN_SACK_IMMEDIATELY,
+				  ntohl(last->subh.data_hdr->tsn));
+}
+
 /* 5.1: record the highest TSN of every packet that carries DATA.  A GSO
  * packet (larger than the path MTU) leaves as several wire packets, each
  * of which can be lost alone: record each as a packet.  The segments are
@@ -510,6 +562,7 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 	if (have)
 		sctp_thin_core_sent(&ta->core, top, now, packet->transport, gfp);
 	sctp_thin_update(asoc, ta);
+	sctp_thin_sack_immediately(asoc, packet);
 }
 
 /* 5.1: packets leave the list when acked; a packet whose highest TSN is
@@ -574,12 +627,6 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 			tp->thin.run = 0;
 	}
 	sctp_thin_update(asoc, ta);
-}
-
-/* Is the association thin now, with mechanism @m switched on? */
-static bool sctp_thin_on(const struct sctp_association *asoc, u32 m)
-{
-	return (asoc->thin_conf.flags & m) && asoc->thin->core.thin;
 }
 
 /* 5.2: RTOmin while thin.  lksctp has just set tp->rto from
@@ -1018,6 +1065,7 @@ static void sctp_thin_fill_info(const struct sctp_association *asoc,
 	info->sti_guard_undone = ta->core.guard_undone;
 	info->sti_strikes_deferred = ta->strikes_deferred;
 	info->sti_resyncs = ta->resyncs;
+	info->sti_sack_immediately = ta->sack_immediately;
 }
 
 static int sctp_thin_get_info(struct sock *sk, int len,
@@ -1095,20 +1143,21 @@ static int sctp_thin_seq_show(struct seq_file *seq, void *v)
 	struct sctp_thin_info info;
 
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(seq, "ASSOC-ID LPORT RPORT FLAGS STATE INFLIGHT LOSSRATE TRANS SENT LOST TIMEOUTS LINEAR FASTRTX RTOMIN RESTART DEFERRED RESYNCS\n");
+		seq_puts(seq, "ASSOC-ID LPORT RPORT FLAGS STATE INFLIGHT LOSSRATE TRANS SENT LOST TIMEOUTS LINEAR FASTRTX RTOMIN RESTART DEFERRED RESYNCS SACKIMM\n");
 		return 0;
 	}
 	asoc = ((struct sctp_transport *)v)->asoc;
 	memset(&info, 0, sizeof(info));
 	sctp_thin_fill_info(asoc, &info);
-	seq_printf(seq, "%d %u %u 0x%02x 0x%02x %u %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+	seq_printf(seq, "%d %u %u 0x%02x 0x%02x %u %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
 		   sctp_assoc2id(asoc), asoc->base.bind_addr.port,
 		   asoc->peer.port, info.sti_flags, info.sti_state,
 		   info.sti_in_flight, info.sti_lossrate, info.sti_transitions,
 		   info.sti_pkts_sent, info.sti_pkts_lost, info.sti_timeouts,
 		   info.sti_linear_timeouts, info.sti_fast_rtx,
 		   info.sti_rto_min_clamps, info.sti_restart_corrections,
-		   info.sti_strikes_deferred, info.sti_resyncs);
+		   info.sti_strikes_deferred, info.sti_resyncs,
+		   info.sti_sack_immediately);
 	return 0;
 }
 

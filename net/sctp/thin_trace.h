@@ -57,7 +57,8 @@ TRACE_EVENT(sctp_thin_mechanism,
 				   { SCTP_THIN_RTO_MIN, "rto_min" },
 				   { SCTP_THIN_RESTART_TIMER, "restart_timer" },
 				   { SCTP_THIN_LINEAR_TIMEOUTS, "linear_timeout" },
-				   { SCTP_THIN_FAST_RETRANSMIT, "fast_retransmit" }),
+				   { SCTP_THIN_FAST_RETRANSMIT, "fast_retransmit" },
+				   { SCTP_THIN_SACK_IMMEDIATELY, "sack_immediately" }),
 		  __entry->value)
 );
 

@@ -26,7 +26,9 @@
 # stock stream; its SCTP_THIN_INFO sampled every 100 ms into
 # p3-thin.state.log (tools/plot-states.py draws it).
 #
-# FAIR_PARTS (default "1 2 3") selects the parts.
+# FAIR_PARTS (default "1 2 3") selects the parts.  FAIR_RECEIVER:
+# default (the sinks' delayed SACK as it ships, 200 ms) or tuned
+# (delayed SACK off, the setting of the runs before 2026-11-24).
 # Writes $THIN_OUT/fairness/: sink logs (thin-gen), sender outputs, and
 # fairness.txt with one line per flow:
 #   part point variant flow bytes_per_s messages latency_mean_ms latency_p99_ms
@@ -54,12 +56,14 @@ summ() {
 		      printf "%.0f %d %.1f %.1f\n", by / (w / 1000), n, s / n, v[k] }'
 }
 
+SACKOPT=""
+[ "${FAIR_RECEIVER:-default}" = tuned ] && SACKOPT=--sack-delay-off
 # $1 name, $2 port, $3 assocs, rest: sender options.  Starts sink+sender.
 flow() {
 	local name=$1 port=$2 n=$3
 	shift 3
 	ip netns exec $R "$GEN" sink --proto sctp --listen "10.0.2.1:$port" --expect "$n" \
-		--sack-delay-off --duration $((DUR + 40)) --log "$OUT/$name.sink.log" --progress 0 \
+		$SACKOPT --duration $((DUR + 40)) --log "$OUT/$name.sink.log" --progress 0 \
 		>"$OUT/$name.sink.out" 2>&1 &
 	thin_wait_listen sctp "$port"
 	local d="--duration $DUR"

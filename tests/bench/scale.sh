@@ -26,7 +26,7 @@
 # with 6 messages each that first message would be a sixth of the data.
 # The warm-up is paced (thin-gen's --warmup-rate, 1000/s): sent at once,
 # 10,000 of them gave seconds-long first RTT samples and RTOs of 2-3 s
-# for the first 100 s (docs/results.md, Scale, limit 5).
+# for the first 100 s (docs/lab/notebook.md, Scale, limit 5).
 # SCALE_RCVBUF (default 4194304, see below) sets net.core.rmem_default,
 # SCALE_NETDEV_BACKLOG (default 100000) net.core.netdev_max_backlog;
 # SCALE_VARIANTS (default "stock thin", run in that order) and
@@ -37,7 +37,9 @@
 # $n-$variant.wmem: "seconds bytes associations discards" (the last two:
 # the sender's association count and SctpInPktDiscards).  SCALE_TRAFFIC (thin-gen options,
 # default "--profile anarchy-online") sets each association's traffic,
-# e.g. a lower rate for 10,000 associations.
+# e.g. a lower rate for 10,000 associations.  SCALE_RECEIVER: default
+# (the sink's delayed SACK as it ships) or tuned (delayed SACK off, the
+# setting of the runs before 2026-11-24).
 #
 # Why sndbuf_policy=1 (per-association send buffer accounting): with
 # upstream's default 0, all associations of a one-to-many socket share
@@ -46,7 +48,7 @@
 # associations fill it and messages wait in the application; and each
 # freed chunk walks every association of the socket to wake writers
 # (sctp_wake_up_waiters(), O(N)).  Both are upstream, stock and thin
-# alike (docs/results.md, Scale).  SCALE_SYSCTLS= (empty) runs policy 0.
+# alike (docs/lab/notebook.md, Scale).  SCALE_SYSCTLS= (empty) runs policy 0.
 . "$(dirname "$0")/../kernel/lib.sh"
 GEN=$TOP/build/tools/thin-gen
 DUR=${SCALE_SECONDS:-30}
@@ -63,7 +65,7 @@ ip netns exec $E nft flush ruleset	# no NFQUEUE detour for this many flows
 thin_sysctls_off
 SYSCTLS=${SCALE_SYSCTLS-net.sctp.sndbuf_policy=1}
 # Two guest-wide limits, both measured at 10,000 associations with
-# tracepoints (docs/results.md, Scale, limits 5 and 6):
+# tracepoints (docs/lab/notebook.md, Scale, limits 5 and 6):
 # - net.core.netdev_max_backlog (1000): a veth peer receives through the
 #   per-CPU backlog queue, and bursts of one packet per association (INIT
 #   ACKs, heartbeats, SACKs) overflowed it: 55,171 packets dropped
@@ -77,6 +79,8 @@ SYSCTLS=${SCALE_SYSCTLS-net.sctp.sndbuf_policy=1}
 #   beyond that are dropped (SctpInPktDiscards).  A server with this many
 #   associations on one socket would raise SO_RCVBUF; the lab raises the
 #   default for both ends.
+SACKOPT=""
+[ "${SCALE_RECEIVER:-default}" = tuned ] && SACKOPT=--sack-delay-off
 RCVBUF=${SCALE_RCVBUF-4194304}
 [ -n "$RCVBUF" ] && sysctl -q -w net.core.rmem_default="$RCVBUF"
 BACKLOG=${SCALE_NETDEV_BACKLOG-100000}
@@ -108,7 +112,7 @@ for n in $NS; do
 		dz=$(discards)
 		b0=$(softnet_drops)
 		ip netns exec $R "$GEN" sink --proto sctp --listen "10.0.2.1:$port" --ports "$n" \
-			--expect "$n" --sack-delay-off --duration $((dur + 300)) \
+			--expect "$n" $SACKOPT --duration $((dur + 300)) \
 			--log "$OUT/$n-$v.sink.log" --progress 0 --ready-file "$OUT/$n-$v.ready" \
 			>"$OUT/$n-$v.sink.out" 2>&1 &
 		sink=$!

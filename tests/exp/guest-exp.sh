@@ -22,12 +22,19 @@
 #   stock     SCTP with the module's defaults (RTO.Min 1000 ms)
 #   rto200    SCTP, RTO.Min 200 ms by SCTP_RTOINFO (what an administrator
 #             can do today with net.sctp.rto_min, without us)
+#   rto200-si rto200, and every message asks for an immediate SACK
+#             (SCTP_SACK_IMMEDIATELY, RFC 7053): what an application can
+#             do today on a stock kernel
 #   rtomin linear restart fr   one thin mechanism (SCTP_THIN, + loss est.)
+#   noi       every thin mechanism but SACK-IMMEDIATELY (the I-bit)
 #   all       every thin mechanism
 #   noguard   every thin mechanism but the congestion guard
 #   off       thin-sctp module, SCTP_THIN with no mechanism (control)
 #   tcp       TCP (RACK-TLP, Debian defaults)
 #   tcp-thin  TCP with TCP_THIN_LINEAR_TIMEOUTS
+#
+# EXP_RECEIVER: default (the receivers' delayed SACK / ACK as they ship,
+# 200 ms) or tuned (delayed SACK off at the SCTP sinks).
 #
 # Writes OUT/<variant>.{send.log,sink.log,send.out,sink.out} (tools/thin-gen)
 # and, for SCTP, OUT/snd$EXP_TAG.pcap (sender's interface) and
@@ -42,6 +49,8 @@ d=$((rtt / 2))
 tag=${EXP_TAG:-}
 thin_lab_up "$d"
 trap thin_lab_down EXIT
+sackopt=""
+[ "${EXP_RECEIVER:-default}" = tuned ] && sackopt=--sack-delay-off
 limit=10000
 case "$loss" in
 none) lopt="" ;;
@@ -91,20 +100,22 @@ for v in "$@"; do
 	case "$v" in
 	stock) port=7010 ;;
 	rto200) port=7020 opt="--rto-min 200" ;;
+	rto200-si) port=7120 opt="--rto-min 200 --sack-immediately" ;;
 	rtomin) port=7030 opt="--thin rto_min,loss" ;;
 	linear) port=7040 opt="--thin linear,loss" ;;
 	restart) port=7050 opt="--thin restart,loss" ;;
 	fr) port=7060 opt="--thin fr,loss" ;;
 	all) port=7070 opt="--thin all" ;;
 	off) port=7080 opt="--thin none" ;;
-	noguard) port=7110 opt="--thin rto_min,restart,linear,fr,loss" ;;
+	noguard) port=7110 opt="--thin rto_min,restart,linear,fr,loss,si" ;;
+	noi) port=7130 opt="--thin rto_min,restart,linear,fr,loss,guard" ;;
 	tcp) port=7090 proto=tcp ;;
 	tcp-thin) port=7100 proto=tcp opt="--tcp-thin" ;;
 	*) echo "guest-exp: unknown variant $v" >&2; exit 2 ;;
 	esac
 	echo "$v port=$port proto=$proto options=$opt" >>"$out/variants.txt"
 	ip netns exec $R "$GEN" sink --proto $proto --listen "10.0.2.1:$port" \
-		--expect "${EXP_ASSOCS:-10}" --sack-delay-off --duration $((dur + 200)) \
+		--expect "${EXP_ASSOCS:-10}" $sackopt --duration $((dur + 200)) \
 		--log "$out/$v.sink.log" --progress 0 >"$out/$v.sink.out" 2>&1 &
 	SINK[$v]=$!
 	# the first start of a binary over 9p takes a while under TCG

@@ -121,11 +121,13 @@ thin_scenario() {
 	shift 4
 	mkdir -p "$OUTDIR"
 	for kv in thin_rto_min=0 thin_restart_timer=0 thin_linear_timeouts=0 \
-		  thin_fast_retransmit=0 thin_loss_estimation=1 \
+		  thin_fast_retransmit=0 thin_loss_estimation=1 thin_sack_immediately=0 \
 		  thin_linear_timeouts_max=6 thin_congestion_guard=20 $sysctls; do
 		ip netns exec $S sysctl -q -w "net.sctp.$kv" 2>/dev/null
 	done
-	ip netns exec $R "$BIN/thin-send" recv "$port" 60 &
+	# THIN_RECV_SACK=default: the receiver's delayed SACK as it ships.
+	# shellcheck disable=SC2086
+	ip netns exec $R "$BIN/thin-send" recv "$port" 60 ${THIN_RECV_SACK:-} &
 	# shellcheck disable=SC2086
 	ip netns exec $E "$BIN/thin-drop" -q 0 -l "$OUTDIR/$label.log" -t 60 $drop 2>/dev/null &
 	inj=$!
@@ -168,7 +170,8 @@ thin_wait_listen() {
 # Quiet: Debian's stock module, which has none of them, runs this too.
 thin_sysctls_off() {
 	ip netns exec $S sysctl -q -w net.sctp.thin_rto_min=0 net.sctp.thin_restart_timer=0 \
-		net.sctp.thin_linear_timeouts=0 net.sctp.thin_fast_retransmit=0 >/dev/null 2>&1
+		net.sctp.thin_linear_timeouts=0 net.sctp.thin_fast_retransmit=0 \
+		net.sctp.thin_sack_immediately=0 >/dev/null 2>&1
 }
 
 # Busy jiffies of the whole guest (user nice system irq softirq steal).

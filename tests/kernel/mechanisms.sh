@@ -4,7 +4,8 @@
 # In the guest: one deterministic scenario per mechanism (paper 5.2-5.4),
 # with chosen transmissions of chosen TSNs dropped by thin-drop, timed from
 # the emulator's log of every DATA transmission.  RTT 100 ms (50 ms each
-# way), 100-byte messages, delayed SACK off at the receiver.
+# way), 100-byte messages, delayed SACK off at the receiver (4b: on, at
+# its default).
 #
 # On our module each scenario runs with the mechanism off and on; on the
 # stock module (THIN_MODE=stock) the "off" expectations must hold too.
@@ -117,6 +118,35 @@ if [ $STOCK = 0 ]; then
 fi
 thin_lab_netem fwd delay 50ms limit 10000
 thin_lab_netem rev delay 50ms limit 10000
+
+# 4b. SACK-IMMEDIATELY while thin (RFC 7053, beyond the paper): the
+#    receiver keeps the delayed SACK it ships with (200 ms); six messages
+#    1 s apart, none lost, each a packet alone, which the receiver acks
+#    when its SACK timer fires.  With the I-bit it acks at once.  The
+#    emulator logs a DATA before its 50 ms towards the receiver and the
+#    SACK before its 50 ms back: DATA -> SACK there is 50 ms plus the
+#    receiver's delay (seen: 53 ms with the I-bit, 255 ms without).
+#    Median over the six.
+SI="0,1000,2000,3000,4000,5000"
+# $1: log, $2: port: median ms from each DATA's first transmission to the
+# first SACK whose cumulative ack covers it.
+sack_delay() {
+	awk -v p="-$2" 'index($2, p) && $3 != "SACK" && !($3 in t0) { t0[$3] = $1 }
+		index($2, p) && $3 == "SACK" { for (k in t0) if (!(k in d) && $4 >= k) d[k] = ($1 - t0[k]) / 1e6 }
+		END { n = 0; for (k in d) v[++n] = d[k]
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { x = v[i]; v[i] = v[j]; v[j] = x }
+			printf "%d", n ? v[int((n + 1) / 2)] : -1 }' "$1"
+}
+THIN_RECV_SACK=default thin_scenario si-off "" 5171 "" -S "$SI" -w 8000
+g=$(sack_delay "$OUTDIR/si-off.log" 5171); echo "# si-off: median DATA -> SACK $g ms"
+expect "g >= 220" "sack-immediately off: the receiver's delayed SACK (50 + 200 ms)"
+if [ $STOCK = 0 ]; then
+	THIN_RECV_SACK=default thin_scenario si-on "thin_sack_immediately=1" 5172 "" -S "$SI" -w 8000
+	g=$(sack_delay "$OUTDIR/si-on.log" 5172); echo "# si-on: median DATA -> SACK $g ms"
+	expect "g <= 150" "sack-immediately on: the SACK comes back at once (50 ms)"
+	g=$(thin_kv si-on sack_immediately); expect "g >= 6" "sack_immediately counted for every packet"
+	g=$(thin_kv si-off sack_immediately); expect "g == 0" "sack-immediately off: never set"
+fi
 
 if [ $STOCK = 0 ]; then
 	# 5. Detection: a bulk sender is never thin, so with every switch on

@@ -145,6 +145,8 @@ static void test_defaults_and_errors(int port)
 		want |= SCTP_THIN_LOSS_ESTIMATION;
 	if (read_sysctl("thin_congestion_guard") > 0)
 		want |= SCTP_THIN_CONGESTION_GUARD;
+	if (read_sysctl("thin_sack_immediately") > 0)
+		want |= SCTP_THIN_SACK_IMMEDIATELY;
 	rto_max = read_sysctl("rto_max");
 
 	lfd = socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP);

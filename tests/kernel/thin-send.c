@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Scenario sender and sink for the in-guest mechanism tests.
  *
- *   thin-send recv PORT SECONDS
+ *   thin-send recv PORT SECONDS [default]
  *	one-to-one sink on PORT, delayed SACK off (as in the paper's lab,
- *	section 6), discards data, exits after SECONDS.
+ *	section 6), discards data, exits after SECONDS.  "default": the
+ *	receiver's delayed SACK as it ships (net.sctp.sack_timeout, 200 ms).
  *   thin-send send ADDR PORT [-n COUNT] [-i MS] [-s SIZE] [-f FLAGS]
  *		    [-r RTO_MIN_MS] [-w WAIT_MS] [-b] [-S T0,T1,...] [-B K]
  *	connects, optionally sets SCTP_THIN (FLAGS, hex or decimal),
@@ -42,7 +43,7 @@ static long long now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-static int do_recv(int port, int seconds)
+static int do_recv(int port, int seconds, int delayed)
 {
 	struct sctp_sack_info sack = { .sack_delay = 200, .sack_freq = 1 };
 	struct sockaddr_in a = { .sin_family = AF_INET };
@@ -58,8 +59,8 @@ static int do_recv(int port, int seconds)
 	}
 	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	/* sack_freq 1: a SACK for every packet, no delayed SACK */
-	if (setsockopt(lfd, IPPROTO_SCTP, SCTP_DELAYED_SACK, &sack,
-		       sizeof(sack)))
+	if (!delayed && setsockopt(lfd, IPPROTO_SCTP, SCTP_DELAYED_SACK, &sack,
+				   sizeof(sack)))
 		perror("SCTP_DELAYED_SACK");
 	if (bind(lfd, (struct sockaddr *)&a, sizeof(a)) || listen(lfd, 16)) {
 		perror("bind/listen");
@@ -228,14 +229,15 @@ static int do_send(int argc, char **argv)
 	       "transitions=%u\npkts_sent=%llu\npkts_lost=%llu\ntimeouts=%llu\n"
 	       "linear_timeouts=%llu\nfast_rtx=%llu\nrto_min_clamps=%llu\n"
 	       "restart_corrections=%llu\nguard_undone=%llu\n"
-	       "strikes_deferred=%llu\nresyncs=%llu\n", unacked(fd),
+	       "strikes_deferred=%llu\nresyncs=%llu\nsack_immediately=%llu\n",
+	       unacked(fd),
 	       info.sti_flags,
 	       info.sti_state, info.sti_in_flight, info.sti_lossrate,
 	       info.sti_transitions, info.sti_pkts_sent, info.sti_pkts_lost,
 	       info.sti_timeouts, info.sti_linear_timeouts, info.sti_fast_rtx,
 	       info.sti_rto_min_clamps, info.sti_restart_corrections,
 	       info.sti_guard_undone, info.sti_strikes_deferred,
-	       info.sti_resyncs);
+	       info.sti_resyncs, info.sti_sack_immediately);
 	close(fd);
 	return 0;
 }
@@ -244,10 +246,11 @@ int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc >= 4 && !strcmp(argv[1], "recv"))
-		return do_recv(atoi(argv[2]), atoi(argv[3]));
+		return do_recv(atoi(argv[2]), atoi(argv[3]),
+			       argc >= 5 && !strcmp(argv[4], "default"));
 	if (argc >= 2 && !strcmp(argv[1], "send"))
 		return do_send(argc - 1, argv + 1);
-	fprintf(stderr, "usage: %s recv PORT SECONDS | send ADDR PORT [opts]\n",
+	fprintf(stderr, "usage: %s recv PORT SECONDS [default] | send ADDR PORT [opts]\n",
 		argv[0]);
 	return 2;
 }

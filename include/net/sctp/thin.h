@@ -26,7 +26,8 @@ struct sctp_sackhdr;
 /* Mechanisms that need the packet-in-flight bookkeeping (5.1). */
 #define SCTP_THIN_MECHANISMS	(SCTP_THIN_RTO_MIN | SCTP_THIN_RESTART_TIMER | \
 				 SCTP_THIN_LINEAR_TIMEOUTS | \
-				 SCTP_THIN_FAST_RETRANSMIT)
+				 SCTP_THIN_FAST_RETRANSMIT | \
+				 SCTP_THIN_SACK_IMMEDIATELY)
 
 #define SCTP_THIN_RTO_MIN_DEFAULT	200	/* ms, 5.2 */
 #define SCTP_THIN_LT_MAX_DEFAULT	6	/* as tcp_thin_linear_timeouts */
@@ -78,6 +79,7 @@ struct sctp_thin_assoc {
 	u64 restart_corrections;
 	u64 strikes_deferred;	/* T3-rtx expiries stock would not have had */
 	u64 resyncs;		/* outqueue purges (peer restart, TSN reset) */
+	u64 sack_immediately;	/* packets sent with the I-bit set by us */
 	unsigned long progress;	/* jiffies of the last cum ack move */
 	bool held;		/* held back by cwnd/rwnd since last drained */
 	u32 lt_run;		/* linear timeouts since the last cum ack move */

@@ -25,7 +25,8 @@
 #define SCTP_THIN_FAST_RETRANSMIT	0x08	/* paper 5.4 */
 #define SCTP_THIN_LOSS_ESTIMATION	0x10	/* paper 5.1: detection uses loss */
 #define SCTP_THIN_CONGESTION_GUARD	0x20	/* not thin while congested */
-#define SCTP_THIN_ALL			0x3f
+#define SCTP_THIN_SACK_IMMEDIATELY	0x40	/* RFC 7053 I-bit while thin */
+#define SCTP_THIN_ALL			0x7f
 
 struct sctp_thin_params {
 	sctp_assoc_t	stp_assoc_id;	/* SCTP_{FUTURE,CURRENT,ALL}_ASSOC or id */
@@ -63,6 +64,10 @@ struct sctp_thin_info {
 	 */
 	__u64		sti_strikes_deferred;
 	__u64		sti_resyncs;
+	/* Added later: packets sent with the I-bit (RFC 7053) set by
+	 * SCTP_THIN_SACK_IMMEDIATELY.
+	 */
+	__u64		sti_sack_immediately;
 };
 
 #endif /* _UAPI_LINUX_SCTP_THIN_H */
