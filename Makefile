@@ -11,6 +11,9 @@
 #   make patches           export the change as an upstream patch series
 #   make style             checkpatch --strict on our C files and patches
 #   make check             every test layer, ends with "N passed, M failed"
+#                          (the other kernel lines installed here: build,
+#                          load, mechanisms, lksctp-tools regression)
+#   make check-kernel      the full in-guest suite on KVER
 #   make demo              stock vs thin vs TCP in the test VM, default receivers
 #                          (DEMO_TUNED=1: and receivers with delayed SACK off)
 #   make experiment        the experiment matrix (tools/experiment.sh)
@@ -31,7 +34,16 @@ KVER := $(shell if [ -d /lib/modules/$(running)/build ]; then echo $(running); \
 endif
 BUILD := $(TOP)/build/$(KVER)
 TREE := $(BUILD)/tree
+# The line's build root: "host", or a Debian chroot (7.x: trixie, made by
+# make deps) that kbuild runs in (scripts/buildroot.sh).
+ROOT := $(word 3,$(shell scripts/kernel-line.sh --known $(KVER) 2>/dev/null))
+ifeq ($(filter-out host,$(ROOT)),)
 KDIR := /lib/modules/$(KVER)/build
+KMAKE := $(MAKE)
+else
+KDIR := /usr/src/linux-headers-$(KVER)
+KMAKE := $(TOP)/scripts/buildroot.sh run $(ROOT) make
+endif
 THIN_VERSION := $(or $(THIN_VERSION_OVERRIDE),$(shell git -C $(TOP) describe --always --dirty --tags 2>/dev/null),unknown)
 MODULES := $(TREE)/net/sctp/sctp.ko $(TREE)/net/sctp/sctp_diag.ko
 JOBS ?= $(shell nproc)
@@ -42,7 +54,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(TREE)/net/sctp \
 	THIN_VERSION="$(THIN_VERSION)"
 
 .PHONY: tests all modules prepare install uninstall dkms-install patches style \
-	sparse w1 check unit vm-check regress demo clean deps kernels install-sysctl \
+	sparse w1 check check-kernel print-kver unit vm-check regress demo clean deps kernels install-sysctl \
 	experiment bench-overhead bench-fairness bench-scale soak mutants
 
 all: modules
@@ -52,18 +64,18 @@ prepare:
 	@scripts/prepare-tree.sh $(KVER) $(BUILD)
 
 modules: prepare
-	$(MAKE) $(KBUILD_ARGS) -j$(JOBS) modules
+	$(KMAKE) $(KBUILD_ARGS) -j$(JOBS) modules
 	@scripts/check-modules.sh $(KVER) $(TREE)/net/sctp "$(THIN_VERSION)"
 	@echo "built: $(MODULES)"
 
 # W=1 and sparse, reported for our own files (upstream sctp has its own
 # warnings; we must not add any).
 w1: prepare
-	$(MAKE) $(KBUILD_ARGS) -j$(JOBS) W=1 modules 2>&1 | tee $(BUILD)/w1.log
+	$(KMAKE) $(KBUILD_ARGS) -j$(JOBS) W=1 modules 2>&1 | tee $(BUILD)/w1.log
 	@scripts/own-warnings.sh $(BUILD)/w1.log
 
 sparse: prepare
-	$(MAKE) $(KBUILD_ARGS) -j$(JOBS) C=2 modules 2>&1 | tee $(BUILD)/sparse.log
+	$(KMAKE) $(KBUILD_ARGS) -j$(JOBS) C=2 modules 2>&1 | tee $(BUILD)/sparse.log
 	@scripts/own-warnings.sh $(BUILD)/sparse.log
 
 tests:
@@ -96,6 +108,14 @@ kernels:
 
 check:
 	@scripts/check.sh
+
+# The full in-guest suite, install test and lksctp-tools regression on one
+# kernel (make check runs them on the primary kernel only).
+check-kernel:
+	@scripts/check-kernel.sh $(KVER)
+
+print-kver:
+	@echo $(KVER)
 
 soak:
 	@scripts/soak.sh

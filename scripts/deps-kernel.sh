@@ -25,8 +25,11 @@ die() { echo "deps-kernel: $*" >&2; exit 1; }
 
 info=$("$TOP/scripts/kernel-line.sh" --known "$KVER") || exit 1
 read -r LINE SUITE ROOT <<<"$info"
-[ "$ROOT" = host ] ||
-	die "kernel $KVER builds in the $ROOT build root, which is not implemented yet"
+if [ "$ROOT" != host ]; then
+	# Everything of this line lives in its build root (headers, source)
+	# and in the cache (the unpacked image); the host's apt is not touched.
+	exec "$TOP/scripts/buildroot.sh" setup "$ROOT" "$KVER"
+fi
 SRC=linux-source-$LINE
 pkgs="linux-headers-$KVER linux-image-$KVER $SRC"
 

@@ -9,7 +9,9 @@
 #                            is still to be written (make deps for a port)
 #   kernel-line.sh --list    the supported releases that can be built on
 #                            this machine (headers and the linux-source of
-#                            the same Debian version installed), one a line
+#                            the same Debian version installed, here or in
+#                            the line's build root), one a line
+#   kernel-line.sh --lines   the supported lines, one a line
 #
 # A line is the hook series patches/LINE/ plus Debian's linux-source-LINE.
 # SUITE is the apt suite of its packages, ROOT where modules for it build:
@@ -39,20 +41,30 @@ release_line() {
 	return 1
 }
 
-# buildable RELEASE LINE ROOT: headers and the matching source are here.
+# buildable RELEASE LINE ROOT: headers and the source of the same Debian
+# version are here, or in the line's build root (scripts/buildroot.sh).
 buildable() {
-	local hv sv
-	[ "$3" = host ] || return 1	# the trixie build root: not yet
-	[ -d "/lib/modules/$1/build" ] || return 1
-	[ -f "/usr/src/linux-source-$2.tar.xz" ] || return 1
-	hv=$(dpkg-query -W -f='${Version}' "linux-headers-$1" 2>/dev/null) || return 1
-	sv=$(dpkg-query -W -f='${Version}' "linux-source-$2" 2>/dev/null) || return 1
+	local r="" hv sv
+	if [ "$3" != host ]; then
+		r=$("$TOP/scripts/buildroot.sh" dir "$3" 2>/dev/null) || return 1
+		[ -f "$r/.thin-ready" ] || return 1
+	fi
+	[ -d "$r/usr/src/linux-headers-$1" ] || return 1
+	[ -f "$r/usr/src/linux-source-$2.tar.xz" ] || return 1
+	hv=$(dpkg-query --admindir="$r/var/lib/dpkg" -W -f='${Version}' "linux-headers-$1" 2>/dev/null) || return 1
+	sv=$(dpkg-query --admindir="$r/var/lib/dpkg" -W -f='${Version}' "linux-source-$2" 2>/dev/null) || return 1
 	[ "$hv" = "$sv" ]
 }
 
+if [ "${1:-}" = --lines ]; then
+	awk 'NF { print $1 }' <<<"$LINES"
+	exit 0
+fi
+
 if [ "${1:-}" = --list ]; then
-	for d in /usr/src/linux-headers-*; do
-		rel=${d#/usr/src/linux-headers-}
+	for d in /usr/src/linux-headers-* "$("$TOP/scripts/buildroot.sh" dir trixie)"/usr/src/linux-headers-*; do
+		[ -d "$d" ] || continue
+		rel=${d##*/linux-headers-}
 		row=$(release_line "$rel") || continue
 		read -r line _ _ root <<<"$row"
 		[ -f "$TOP/patches/$line/series" ] || continue

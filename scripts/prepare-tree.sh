@@ -4,7 +4,8 @@
 # Build the source tree of thin-sctp for one kernel release:
 #   1. find the release's kernel line (scripts/kernel-line.sh: 6.1, 6.12,
 #      ...) and check that Debian's linux-source-$LINE tarball and
-#      linux-headers-$KVER are installed and of the same Debian version;
+#      linux-headers-$KVER are installed and of the same Debian version,
+#      on this machine or in the line's build root (7.x: trixie);
 #   2. extract the pristine net/sctp and headers into $BUILD/pristine;
 #   3. copy them to $BUILD/tree, overlay our own files, apply
 #      patches/$LINE.
@@ -19,10 +20,12 @@ die() { echo "prepare-tree: $*" >&2; exit 1; }
 
 info=$("$TOP/scripts/kernel-line.sh" "$KVER") || exit 1
 read -r LINE _ ROOT <<<"$info"
-[ "$ROOT" = host ] ||
-	die "kernel $KVER builds in the $ROOT build root, which is not implemented yet"
+# R: where the kernel's packages are installed: this machine, or the build
+# root of the line (scripts/buildroot.sh: a trixie chroot for 7.x).
+R=""
+[ "$ROOT" = host ] || R=$("$TOP/scripts/buildroot.sh" dir "$ROOT")
 SRC=linux-source-$LINE
-TARBALL=/usr/src/$SRC.tar.xz
+TARBALL=$R/usr/src/$SRC.tar.xz
 PATCHES=$TOP/patches/$LINE
 if [ "$LINE" = 6.1 ]; then
 	fix="apt-get install -y $SRC linux-headers-$KVER"
@@ -31,15 +34,16 @@ else
 fi
 
 command -v dpkg-query >/dev/null || die "needs dpkg-query (a Debian system)"
-[ -d "/lib/modules/$KVER/build" ] ||
-	die "no headers for $KVER in /lib/modules/$KVER/build; run: $fix"
+[ -z "$R" ] || [ -f "$R/.thin-ready" ] || die "no $ROOT build root in $R; run: $fix"
+[ -d "$R/usr/src/linux-headers-$KVER" ] ||
+	die "no headers for $KVER in $R/usr/src/linux-headers-$KVER; run: $fix"
 [ -f "$TARBALL" ] || die "$TARBALL is missing; run: $fix"
-hv=$(dpkg-query -W -f='${Version}' "linux-headers-$KVER" 2>/dev/null) ||
-	die "linux-headers-$KVER is not installed; run: $fix"
-sv=$(dpkg-query -W -f='${Version}' "$SRC" 2>/dev/null) ||
-	die "$SRC is not installed; run: $fix"
+hv=$(dpkg-query --admindir="$R/var/lib/dpkg" -W -f='${Version}' "linux-headers-$KVER" 2>/dev/null) ||
+	die "linux-headers-$KVER is not installed${R:+ in $R}; run: $fix"
+sv=$(dpkg-query --admindir="$R/var/lib/dpkg" -W -f='${Version}' "$SRC" 2>/dev/null) ||
+	die "$SRC is not installed${R:+ in $R}; run: $fix"
 [ "$hv" = "$sv" ] ||
-	die "$SRC is $sv but linux-headers-$KVER is $hv; run: apt-get install -y $SRC=$hv (or upgrade the headers and image)"
+	die "$SRC is $sv but linux-headers-$KVER is $hv; run: ${R:+$fix (in $R)}${R:-apt-get install -y $SRC=$hv (or upgrade the headers and image)}"
 
 # Everything we take from upstream: pristine, never committed.
 UPSTREAM="net/sctp include/net/sctp include/uapi/linux/sctp.h include/linux/sctp.h include/trace/events/sctp.h scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch"

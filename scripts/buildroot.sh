@@ -1,0 +1,159 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# A Debian build root for kernel lines whose headers this Debian 12 cannot
+# build with (7.x: gcc-14-for-host, trixie's libc), made with debootstrap
+# from Debian's packages and cached between runs.  Its apt alone knows
+# trixie-backports; the host's apt never does.
+#
+#   buildroot.sh setup ROOT KVER   make ROOT (trixie) if needed and install
+#                                  linux-headers-KVER and linux-source-LINE
+#                                  of one Debian version in it, and unpack
+#                                  KVER's image for QEMU (dpkg-deb -x)
+#   buildroot.sh dir ROOT          print the build root's directory
+#   buildroot.sh kernel KVER       print the unpacked kernel image (its
+#                                  modules are in the same lib/modules/KVER)
+#   buildroot.sh run ROOT CMD...   run CMD in ROOT, in the current
+#                                  directory; the source tree is bind-
+#                                  mounted at its own path (a private
+#                                  mount namespace: nothing outlives CMD)
+#
+# Environment: THIN_CACHE (/var/cache/thin-sctp), THIN_DEBIAN_MIRROR
+# (http://deb.debian.org/debian).
+set -eu
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${THIN_CACHE:-/var/cache/thin-sctp}
+MIRROR=${THIN_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+
+die() { echo "buildroot: $*" >&2; exit 1; }
+
+# Packages of the build root: the kernel build, sparse for `make sparse`.
+BASE=build-essential,bc,bison,flex,libelf-dev,libssl-dev,kmod,xz-utils,rsync,sparse,ca-certificates
+
+root_dir() {
+	case "$1" in
+	trixie) echo "$CACHE/$1" ;;
+	*) die "unknown build root $1" ;;
+	esac
+}
+
+# in_root ROOT CMD...: CMD inside ROOT, /proc and the tree mounted.
+# modules_dir KVER: the unpacked image's lib/modules/KVER (7.x: usr/lib).
+modules_dir() {
+	local d
+	for d in "$CACHE/kernels/$1/usr/lib/modules/$1" "$CACHE/kernels/$1/lib/modules/$1"; do
+		[ -d "$d" ] && { echo "$d"; return 0; }
+	done
+	return 1
+}
+
+# kimage KVER: the unpacked image's kernel.
+kimage() {
+	local f
+	for f in "$(modules_dir "$1")/vmlinuz" "$CACHE/kernels/$1/boot/vmlinuz-$1"; do
+		[ -f "$f" ] && { echo "$f"; return 0; }
+	done
+	return 1
+}
+
+in_root() {
+	local r
+	r=$(root_dir "$1")
+	shift
+	[ -f "$r/.thin-ready" ] || die "no build root in $r; run: make deps KVER=<release>"
+	[ "$(id -u)" = 0 ] || die "the build root needs root (chroot)"
+	mkdir -p "$r$TOP" "$r$PWD"
+	# shellcheck disable=SC2016
+	unshare -m --propagation private sh -c '
+		r=$1 top=$2 cwd=$3; shift 3
+		mount -t proc proc "$r/proc" &&
+		mount --bind /dev "$r/dev" &&
+		mount --bind "$top" "$r$top" &&
+		{ [ "$cwd" = "$top" ] || case "$cwd" in "$top"/*) true ;; *) mount --bind "$cwd" "$r$cwd" ;; esac; } &&
+		exec chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME=/root LANG=C.UTF-8 sh -c "cd \"\$0\" && exec \"\$@\"" "$cwd" "$@"
+	' sh "$r" "$TOP" "$PWD" "$@"
+}
+
+setup() {
+	local root=$1 kver=$2 r info line suite ver src img pkgs p kdir n
+	r=$(root_dir "$root")
+	info=$("$TOP/scripts/kernel-line.sh" --known "$kver") || exit 1
+	read -r line suite _ <<<"$info"
+	[ "$(id -u)" = 0 ] || die "need root to make the build root in $r"
+	command -v debootstrap >/dev/null || {
+		apt-get install -y -q --no-install-recommends debootstrap >/dev/null ||
+			die "cannot install debootstrap"
+	}
+	if [ ! -f "$r/.thin-ready" ]; then
+		echo "buildroot: debootstrap $root into $r (cached for later runs)"
+		mkdir -p "$CACHE/debs"
+		debootstrap --variant=minbase --include="$BASE" \
+			--cache-dir="$CACHE/debs" "$root" "$r" "$MIRROR" \
+			>"$CACHE/debootstrap-$root.log" 2>&1 ||
+			die "debootstrap failed; see $CACHE/debootstrap-$root.log"
+		touch "$r/.thin-ready"
+	fi
+	# The kernel's suite inside the root only, pinned to 1: nothing comes
+	# from it unless asked for by version.
+	printf '%s\n' "Types: deb" "URIs: $MIRROR" "Suites: $suite" \
+		"Components: main" \
+		"Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" \
+		>"$r/etc/apt/sources.list.d/thin-sctp-$suite.sources"
+	printf '%s\n' "Package: *" "Pin: release n=$suite" "Pin-Priority: 1" \
+		>"$r/etc/apt/preferences.d/thin-sctp-$suite.pref"
+	src=linux-source-$line
+	img=linux-image-$kver
+	n=$(in_root "$root" dpkg-query -W -f='${Status}\n' "linux-headers-$kver" "$src" 2>/dev/null |
+		grep -c 'install ok installed' || true)
+	if [ "$n" != 2 ]; then
+		in_root "$root" apt-get update -q >/dev/null || die "apt-get update in $r failed"
+		ver=$(in_root "$root" apt-cache madison "linux-headers-$kver" |
+			awk -F' [|] ' 'NR == 1 { print $2 }')
+		[ -n "$ver" ] || die "no linux-headers-$kver in $root or $suite"
+		pkgs="linux-headers-$kver=$ver $src=$ver"
+		echo "buildroot: installing in $root: $pkgs"
+		# shellcheck disable=SC2086
+		in_root "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			--no-install-recommends $pkgs >"$CACHE/install-$kver.log" 2>&1 ||
+			die "installing $pkgs failed; see $CACHE/install-$kver.log"
+	fi
+	for p in "linux-headers-$kver" "$src"; do
+		echo "buildroot: $root: $p $(in_root "$root" dpkg-query -W -f='${Version}' "$p")"
+	done
+
+	# The image for QEMU: the package and what it depends on of the same
+	# source version (7.x splits it), unpacked, never installed.
+	kdir=$CACHE/kernels/$kver
+	if [ ! -f "$kdir/.thin-ready" ]; then
+		ver=$(in_root "$root" dpkg-query -W -f='${Version}' "linux-headers-$kver")
+		rm -rf "$kdir" "$CACHE/debs/$kver"
+		mkdir -p "$kdir" "$CACHE/debs/$kver"
+		pkgs=$(in_root "$root" apt-cache depends --no-recommends --no-suggests \
+			"$img=$ver" | awk -v k="-$kver" '/Depends:/ &&
+				substr($2, length($2) - length(k) + 1) == k { print $2 "=" v }' v="$ver")
+		# shellcheck disable=SC2086
+		(cd "$CACHE/debs/$kver" && in_root "$root" apt-get -o APT::Sandbox::User=root \
+			download "$img=$ver" $pkgs) \
+			>/dev/null || die "cannot download $img $ver ($pkgs)"
+		for p in "$CACHE/debs/$kver"/*.deb; do
+			dpkg-deb -x "$p" "$kdir"
+		done
+		kimage "$kver" >/dev/null || die "no vmlinuz in $img $ver"
+		# The modules' index, as the image's postinst would make it.
+		depmod -b "$(dirname "$(dirname "$(dirname "$(modules_dir "$kver")")")")" "$kver" ||
+			die "depmod of $kdir failed"
+		touch "$kdir/.thin-ready"
+	fi
+	echo "buildroot: kernel for QEMU in $kdir"
+}
+
+cmd=${1:?usage: buildroot.sh setup ROOT KVER | dir ROOT | kernel KVER | run ROOT CMD...}
+shift
+case "$cmd" in
+setup) setup "${1:?ROOT}" "${2:?KVER}" ;;
+dir) root_dir "${1:?ROOT}" ;;
+kernel) kimage "${1:?KVER}" ;;
+run) root=${1:?ROOT}; shift; in_root "$root" "$@" ;;
+*) die "unknown command $cmd" ;;
+esac
