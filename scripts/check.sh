@@ -29,4 +29,34 @@ step vm tests/vm/run --out "$TOP/build/check/vm" -- tests/vm/suite.sh
 step vm-stock tests/vm/run --stock --out "$TOP/build/check/vm-stock" -- tests/kernel/mechanisms.sh
 step regress tests/regress/run
 
+# The other kernel lines (scripts/kernel-line.sh), each on its newest
+# release installed here: build, load, the mechanism scenarios on ours and
+# on that kernel's stock module, and the lksctp-tools regression.  The full
+# suite on one of them: make check-kernel KVER=...  A line whose packages
+# are not installed (make deps KVER=...) is skipped, not failed.
+primary=$(make -s --no-print-directory print-kver)
+primary_line=$(scripts/kernel-line.sh "$primary" | cut -d' ' -f1)
+buildable=$(scripts/kernel-line.sh --list)
+for line in $(scripts/kernel-line.sh --lines); do
+	[ "$line" = "$primary_line" ] && continue
+	rel=""
+	for r in $buildable; do
+		[ "$(scripts/kernel-line.sh "$r" 2>/dev/null | cut -d' ' -f1)" = "$line" ] && rel=$r
+	done
+	if [ -z "$rel" ]; then
+		skip "k$line" "not installed (make deps KVER=<a $line release>)"
+		continue
+	fi
+	if [ ! -f "/boot/vmlinuz-$rel" ] && ! scripts/buildroot.sh kernel "$rel" >/dev/null 2>&1; then
+		skip "k$line" "$rel has no kernel image to boot (make deps KVER=$rel)"
+		continue
+	fi
+	o=$TOP/build/check/k$line
+	step "build-$line" make -s KVER="$rel" modules tests
+	step "load-$line" tests/vm/run --kver "$rel" --out "$o/load" -- tests/kernel/module.sh
+	step "mech-$line" tests/vm/run --kver "$rel" --out "$o/mech" -- tests/kernel/mechanisms.sh
+	step "mstock-$line" tests/vm/run --kver "$rel" --stock --out "$o/mech-stock" -- tests/kernel/mechanisms.sh
+	step "regress-$line" tests/regress/run --kver "$rel"
+done
+
 steps_end

@@ -50,6 +50,13 @@ step() {
 	return 0
 }
 
+# skip NAME REASON: a step that cannot run here and is no failure (a
+# kernel line whose packages are not installed).
+skip() {
+	want "$1" || return 0
+	echo "=== $1: skipped: $2"
+	summary+=("$(printf '%-10s skipped: %s' "$1" "$2")")
+}
 
 steps_end() {
 	echo "=== summary (logs in $LOG)"

@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# make check-kernel KVER=...: everything we claim, on one kernel release:
+# build, W=1, sparse, the install test, the full in-guest suite, the
+# mechanism scenarios on that kernel's stock module, the lksctp-tools
+# regression (stock, ours, ours with every mechanism on), and the DKMS
+# build where the release's headers are on this machine.  Logs in
+# build/check-KVER/<step>.log; the last line is "N passed, M failed".
+#
+#   check-kernel.sh KVER   (CHECK_ONLY / CHECK_SKIP as for make check)
+set -u
+KVER=${1:?usage: check-kernel.sh KVER}
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+cd "$TOP" || exit 1
+export KVER
+LOG=$TOP/build/check-$KVER
+. "$TOP/scripts/steps.sh"
+
+root=$(scripts/kernel-line.sh "$KVER" | cut -d' ' -f3) || exit 1
+step build make -s KVER="$KVER" modules tests
+step w1 make -s KVER="$KVER" w1
+step sparse make -s KVER="$KVER" sparse
+if [ "$root" = host ]; then
+	step dkms scripts/dkms-check.sh
+else
+	skip dkms "$KVER builds in the $root build root; DKMS runs on a $root system"
+fi
+step install tests/vm/run --kver "$KVER" --noload --out "$LOG/install" -- tests/kernel/install.sh
+step vm tests/vm/run --kver "$KVER" --out "$LOG/vm" -- tests/vm/suite.sh
+step vm-stock tests/vm/run --kver "$KVER" --stock --out "$LOG/vm-stock" -- tests/kernel/mechanisms.sh
+step regress tests/regress/run --kver "$KVER"
+
+steps_end
