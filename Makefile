@@ -93,7 +93,7 @@ install-sysctl:
 	@echo "installed /etc/sysctl.d/90-thin-sctp.conf (applies when sctp loads)"
 
 patches: prepare
-	@scripts/export-patches.sh $(KVER) $(BUILD) $(TOP)/out/patches
+	@scripts/export-patches.sh $(KVER) $(BUILD) $(TOP)/out/patches/$(KVER)
 
 style: prepare
 	@scripts/style.sh $(TREE)
