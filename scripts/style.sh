@@ -19,6 +19,15 @@ for f in net/sctp/*.c net/sctp/*.h include/net/sctp/*.h include/uapi/linux/*.h t
 	# The compat header exists to compare kernel versions (WireGuard's
 	# compat/ is checked the same way).
 	case "$f" in */thin_compat.h) extra="--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON" ;; esac
+	# 7.x's checkpatch lists struct ctl_table among the structs that
+	# should be const (const_structs.checkpatch).  Ours that are not: the
+	# per-namespace kmemdup() copy it fills in, the on-stack copy handed to
+	# proc_dointvec_minmax() and the table argument 6.1 needs writable;
+	# the handler's is const through SCTP_THIN_CTL_CONST, which checkpatch
+	# does not expand.  Upstream's net/sctp/sysctl.c draws the same
+	# warnings there.
+	case "$f" in */thin.c) extra="--ignore CONST_STRUCT" ;; esac
+	case "$f" in */thin_compat.h) extra="$extra,CONST_STRUCT" ;; esac
 	# libFuzzer fixes the name and prototype of its entry point.
 	case "$f" in tests/unit/fuzz.c) extra="--ignore CAMELCASE,AVOID_EXTERNS" ;; esac
 	# User-space tools: a signal flag must be volatile sig_atomic_t (C11
