@@ -16,7 +16,8 @@
 # A line is the hook series patches/LINE/ plus Debian's linux-source-LINE.
 # SUITE is the apt suite of its packages, ROOT where modules for it build:
 # "host" (this Debian 12) or "trixie" (a Debian 13 chroot: 7.x headers
-# need gcc-14 and trixie's libc; see docs/kernels.md).
+# need gcc-14 and trixie's libc; see docs/kernels.md), which is "host" on
+# a Debian 13 machine itself.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -34,6 +35,9 @@ release_line() {
 		[ -n "$line" ] || continue
 		# shellcheck disable=SC2053
 		if [[ $1 == $pat ]]; then
+			# On a machine of the root's own Debian release (a
+			# Debian 13 host for 7.x) the module builds natively.
+			[ "$root" = "$(. /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-}")" ] && root=host
 			echo "$line $pat $suite $root"
 			return 0
 		fi
