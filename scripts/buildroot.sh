@@ -18,12 +18,16 @@
 #                                  mounted at its own path (a private
 #                                  mount namespace: nothing outlives CMD)
 #
-# Environment: THIN_CACHE (/var/cache/thin-sctp), THIN_DEBIAN_MIRROR
-# (http://deb.debian.org/debian).
+# Environment: THIN_CACHE (/var/cache/thin-sctp: build roots, packages),
+# THIN_KERNEL_DIR (/var/lib/thin-sctp/kernels: unpacked images),
+# THIN_DEBIAN_MIRROR (http://deb.debian.org/debian).
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${THIN_CACHE:-/var/cache/thin-sctp}
 MIRROR=${THIN_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# Unpacked kernels for QEMU: not under /var/cache, which virtme-ng hides
+# behind a tmpfs in the guest.
+KERNELS=${THIN_KERNEL_DIR:-/var/lib/thin-sctp/kernels}
 
 die() { echo "buildroot: $*" >&2; exit 1; }
 
@@ -41,7 +45,7 @@ root_dir() {
 # modules_dir KVER: the unpacked image's lib/modules/KVER (7.x: usr/lib).
 modules_dir() {
 	local d
-	for d in "$CACHE/kernels/$1/usr/lib/modules/$1" "$CACHE/kernels/$1/lib/modules/$1"; do
+	for d in "$KERNELS/$1/usr/lib/modules/$1" "$KERNELS/$1/lib/modules/$1"; do
 		[ -d "$d" ] && { echo "$d"; return 0; }
 	done
 	return 1
@@ -50,7 +54,7 @@ modules_dir() {
 # kimage KVER: the unpacked image's kernel.
 kimage() {
 	local f
-	for f in "$(modules_dir "$1")/vmlinuz" "$CACHE/kernels/$1/boot/vmlinuz-$1"; do
+	for f in "$(modules_dir "$1")/vmlinuz" "$KERNELS/$1/boot/vmlinuz-$1"; do
 		[ -f "$f" ] && { echo "$f"; return 0; }
 	done
 	return 1
@@ -124,7 +128,7 @@ setup() {
 
 	# The image for QEMU: the package and what it depends on of the same
 	# source version (7.x splits it), unpacked, never installed.
-	kdir=$CACHE/kernels/$kver
+	kdir=$KERNELS/$kver
 	if [ ! -f "$kdir/.thin-ready" ]; then
 		ver=$(in_root "$root" dpkg-query -W -f='${Version}' "linux-headers-$kver")
 		rm -rf "$kdir" "$CACHE/debs/$kver"
