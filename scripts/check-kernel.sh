@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # make check-kernel KVER=...: everything we claim, on one kernel release:
-# build, W=1, sparse, the install test, the full in-guest suite, the
+# build, W=1, sparse, checkpatch (with that kernel's checkpatch.pl), the
+# exported upstream series (git am on the pristine tree), the install test, the full in-guest suite, the
 # mechanism scenarios on that kernel's stock module, the lksctp-tools
 # regression (stock, ours, ours with every mechanism on), and the DKMS
 # build where the release's headers are on this machine.  Logs in
@@ -21,6 +22,8 @@ root=$(scripts/kernel-line.sh "$KVER" | cut -d' ' -f3) || exit 1
 step build make -s KVER="$KVER" modules tests
 step w1 make -s KVER="$KVER" w1
 step sparse make -s KVER="$KVER" sparse
+step style make -s KVER="$KVER" style
+step patches make -s KVER="$KVER" patches
 if [ "$root" = host ]; then
 	step dkms scripts/dkms-check.sh
 else
