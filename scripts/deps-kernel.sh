@@ -4,7 +4,10 @@
 # Install the Debian packages that building and booting one more kernel
 # release needs (root; scripts/deps.sh calls it for `make deps KVER=...`):
 # linux-headers-$KVER, linux-image-$KVER and linux-source-<line>, all of
-# the one Debian version.
+# the one Debian version.  A line that builds in a build root (7.x: a
+# trixie chroot) is handed to scripts/buildroot.sh, which installs headers
+# and source there and unpacks the image for QEMU; the host's apt is not
+# touched then.
 #
 # The three packages are installed by exact version.  If the machine's own
 # suites lack the release, the line's suite (6.12: bookworm-backports) is
