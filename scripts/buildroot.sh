@@ -53,8 +53,9 @@ modules_dir() {
 
 # kimage KVER: the unpacked image's kernel.
 kimage() {
-	local f
-	for f in "$(modules_dir "$1")/vmlinuz" "$KERNELS/$1/boot/vmlinuz-$1"; do
+	local f m
+	m=$(modules_dir "$1") || return 1
+	for f in "$m/vmlinuz" "$KERNELS/$1/boot/vmlinuz-$1"; do
 		[ -f "$f" ] && { echo "$f"; return 0; }
 	done
 	return 1
