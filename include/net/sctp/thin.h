@@ -67,6 +67,9 @@ struct sctp_thin_path {
 	u8 run;				/* a timeout run is open on the path */
 	u8 t3;				/* the next strike is a T3-rtx expiry */
 	u8 strike;			/* SCTP_THIN_STRIKE_* of that strike */
+	u8 rto_suspect;			/* a spurious retransmission since the
+					 * last RTT sample: no linear timeouts
+					 */
 };
 
 /* Per-association state, allocated while a mechanism is on. */
