@@ -608,7 +608,7 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 	unsigned int i, n, blocks, dups;
 
 	struct sctp_transport *tp;
-	bool moved;
+	bool moved, spurious = false;
 
 	if (!(asoc->thin_conf.flags & SCTP_THIN_MECHANISMS))
 		return;
@@ -626,9 +626,11 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 	blocks = ntohs(sack->num_gap_ack_blocks);
 	dups = min_t(unsigned int, ntohs(sack->num_dup_tsns), SCTP_THIN_MAX_DUPS);
 	for (i = 0; i < dups; i++)
-		if (sctp_thin_core_dup(&ta->core,
-				       ntohl(frags[blocks + i].dup)))
-			sctp_thin_spurious(asoc);
+		spurious |= sctp_thin_core_dup(&ta->core,
+					       ntohl(frags[blocks + i].dup));
+	/* One expiry's copies are reported together: back off once. */
+	if (spurious)
+		sctp_thin_spurious(asoc);
 	n = blocks;
 	if (n > SCTP_THIN_MAX_GAPS) {
 		/* Each gap block needs an acked packet and a missing one
