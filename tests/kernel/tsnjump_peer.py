@@ -265,8 +265,12 @@ def run(addr, port, flags):
         wait_idle("warm")
         send(2, 0)                      # probe: k 12 acked, k 13 dropped
         wait_idle("pre")
-        send(HOLD)                      # held: in flight at the jump
-        time.sleep(0.1)
+        # held: in flight at the jump.  Sent back to back and looked at
+        # 20 ms later, well before the 200 ms RTO can fire (with 50 ms
+        # between them and a 100 ms wait, a slow guest looked after the
+        # timeout had taken them out of flight: INFLIGHT 0, TIMEOUTS +1).
+        send(HOLD, 0)
+        time.sleep(0.02)
         kv += thin_snap(port, "held")
         if kind == "reset_ours":
             try:
