@@ -170,6 +170,7 @@ for sc in "${SCENARIOS[@]}"; do
 	done
 done
 echo "# integrity: ${#SCENARIOS[@]} scenarios, $total_sent messages sent, $total_ok verified"
+thin_lab_settle 10
 thin_lab_down
 trap - EXIT
 check 'thin_objects_zero 15' "no thin-sctp object left ($(cat /sys/module/sctp/parameters/thin_objects))"

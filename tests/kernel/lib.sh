@@ -86,6 +86,33 @@ thin_lab_netem() {
 	ip netns exec $E tc qdisc replace dev $dev root netem "$@"
 }
 
+# Let the associations of S and R end while the path still exists: end
+# their processes (not E's, whose packet injector would then drop the
+# SHUTDOWN exchange), wait up to $1 s (default 10) for both namespaces'
+# association tables to empty, and print what is left.  Deleting the
+# namespaces in the middle of a shutdown leaves an association to
+# retransmit into nothing until association_max_retrans ends it, minutes
+# later; stock does the same, but only ours is counted by thin_objects.
+thin_lab_settle() {
+	local ns i n
+	for ns in $S $R; do
+		ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null
+	done
+	for i in $(seq 1 $((${1:-10} * 10))); do
+		n=0
+		for ns in $S $R; do
+			n=$((n + $(ip netns exec $ns tail -n +2 /proc/net/sctp/assocs 2>/dev/null | wc -l)))
+		done
+		[ $n = 0 ] && return 0
+		sleep 0.1
+	done
+	for ns in $S $R; do
+		ip netns exec $ns tail -n +2 /proc/net/sctp/assocs 2>/dev/null |
+			sed "s/^/# still alive in $ns after ${1:-10} s: /"
+	done
+	return 0
+}
+
 thin_lab_down() {
 	local ns
 	for ns in $S $E $R; do
