@@ -460,16 +460,31 @@ bulk() {
 	esac
 }
 # $1: port, rest: bulk's label, loss, gso.
+# iperf3 sets its test up over a TCP control connection through the same
+# lossy link, and under 5 % loss its server has been seen to give up on
+# it ("unable to receive cookie at server: Bad file descriptor") and stop
+# listening for the SCTP stream, whose connect() then timed out after
+# 341 s.  So the server stays up for a second test (no -1), each client
+# run is bounded, and a run that failed before its stream connected is
+# tried once more (said in the output); a failure after that counts.
 iperf() {
 	local port=$1 i
 	shift
-	ip netns exec $R iperf3 -s -1 -p "$port" >"$OUT/iperf3-s-$port.log" 2>&1 &
+	ip netns exec $R iperf3 -s -p "$port" >"$OUT/iperf3-s-$port.log" 2>&1 &
 	PIDS="$PIDS $!"
 	for i in $(seq 1 100); do
 		ip netns exec $R ss -Hltn "sport = :$port" | grep -q . && break
 		sleep 0.1
 	done
-	bulk "$@" "$port" iperf3 --sctp -c 10.0.2.1 -p "$port" -t "$BULK" -i 5
+	bulk "$@" "$port" bash -c '
+		for try in 1 2; do
+			timeout 90 iperf3 --sctp -c 10.0.2.1 -p "$1" -t "$2" -i 5 --connect-timeout 10000 \
+				>"$3" 2>&1 && { cat "$3"; exit 0; }
+			cat "$3"
+			grep -q "unable to connect\|unable to receive\|unable to send" "$3" || exit 1
+			echo "# iperf3 attempt $try failed before its stream connected"
+		done
+		exit 1' iperf "$port" "$BULK" "$OUT/iperf3-c-$port.try"
 }
 part_bulk() {
 	local t gsink i
