@@ -77,7 +77,7 @@ w1: prepare
 sparse: prepare
 	$(KMAKE) $(KBUILD_ARGS) -j$(JOBS) C=2 modules 2>&1 | tee $(BUILD)/sparse.log
 	@! grep -q 'sparse is not available' $(BUILD)/sparse.log || \
-		{ echo "sparse: not run: kbuild for $(KVER) rejects this sparse (7.x needs one that knows __typeof_unqual__; Debian's 0.6.4 does not)"; exit 1; }
+		{ echo "sparse: not run: kbuild for $(KVER) rejects this sparse (7.x needs one that knows __typeof_unqual__: make deps KVER=$(KVER) puts sid's in the build root)"; exit 1; }
 	@scripts/own-warnings.sh $(BUILD)/sparse.log
 
 tests:

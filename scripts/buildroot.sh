@@ -75,7 +75,7 @@ in_root() {
 		mount --bind /dev "$r/dev" &&
 		mount --bind "$top" "$r$top" &&
 		{ [ "$cwd" = "$top" ] || case "$cwd" in "$top"/*) true ;; *) mount --bind "$cwd" "$r$cwd" ;; esac; } &&
-		exec chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		exec chroot "$r" /usr/bin/env -i PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 			HOME=/root LANG=C.UTF-8 sh -c "cd \"\$0\" && exec \"\$@\"" "$cwd" "$@"
 	' sh "$r" "$TOP" "$PWD" "$@"
 }
@@ -151,6 +151,49 @@ setup() {
 		touch "$kdir/.thin-ready"
 	fi
 	echo "buildroot: kernel for QEMU in $kdir"
+	checker "$root" "$kver" "$line"
+}
+
+# A sparse that the kernel's own test accepts (scripts/checker-valid.sh:
+# 7.x's headers use __typeof_unqual__ under __CHECKER__).  The headers
+# package lacks that script; it comes from linux-source.  Trixie's sparse
+# 0.6.4 fails it; sid's (0.6.5~rc1) passes, and its sparse binary needs
+# only libc (>= 2.38, trixie has 2.41), so that binary alone goes to
+# /usr/local/bin of the root, the package checked against sid's index.
+checker() {
+	# Without it only `make sparse` for this kernel fails, not the rest.
+	nosparse() { echo "buildroot: warning: $*; make sparse KVER=$kver will fail" >&2; return 0; }
+	local root=$1 kver=$2 line=$3 r hdr idx deb sum f
+	r=$(root_dir "$root")
+	# kbuild's srctree: Debian's -common headers, where they exist.
+	hdr=/usr/src/linux-headers-${kver%-*}-common
+	[ -d "$r$hdr" ] || hdr=/usr/src/linux-headers-$kver
+	if [ ! -x "$r$hdr/scripts/checker-valid.sh" ]; then
+		tar -xJOf "$r/usr/src/linux-source-$line.tar.xz" \
+			"linux-source-$line/scripts/checker-valid.sh" >"$r$hdr/scripts/checker-valid.sh" 2>/dev/null &&
+			chmod 755 "$r$hdr/scripts/checker-valid.sh" ||
+			{ rm -f "$r$hdr/scripts/checker-valid.sh"; echo "buildroot: linux-source-$line has no checker-valid.sh (kbuild does not ask for it)"; return 0; }
+	fi
+	if [ "$(in_root "$root" "$hdr/scripts/checker-valid.sh" sparse)" = 1 ]; then
+		echo "buildroot: $root: sparse $(in_root "$root" sparse --version) passes $hdr/scripts/checker-valid.sh"
+		return 0
+	fi
+	idx=$CACHE/debs/sid-Packages.xz
+	curl -fsS --max-time 120 "$MIRROR/dists/sid/main/binary-amd64/Packages.xz" -o "$idx" ||
+		{ nosparse "cannot read sid's package index for a newer sparse"; return 0; }
+	read -r deb sum < <(xz -dc "$idx" | awk '/^Package: / { p = ($2 == "sparse") }
+		p && /^Filename: / { f = $2 } p && /^SHA256: / { print f, $2; exit }') || true
+	[ -n "$deb" ] || { nosparse "no sparse in sid"; return 0; }
+	f=$CACHE/debs/$(basename "$deb")
+	[ -f "$f" ] && echo "$sum  $f" | sha256sum -c --quiet 2>/dev/null ||
+		curl -fsS --max-time 300 "$MIRROR/$deb" -o "$f" || { nosparse "cannot download $deb"; return 0; }
+	echo "$sum  $f" | sha256sum -c --quiet || { nosparse "$f: SHA256 differs from sid's index"; return 0; }
+	rm -rf "$CACHE/sparse-x" && mkdir -p "$CACHE/sparse-x" && dpkg-deb -x "$f" "$CACHE/sparse-x"
+	install -D -m 755 "$CACHE/sparse-x/usr/bin/sparse" "$r/usr/local/bin/sparse"
+	rm -rf "$CACHE/sparse-x"
+	[ "$(in_root "$root" "$hdr/scripts/checker-valid.sh" sparse)" = 1 ] ||
+		{ rm -f "$r/usr/local/bin/sparse"; nosparse "sid's sparse ($(basename "$deb")) fails $hdr/scripts/checker-valid.sh too"; return 0; }
+	echo "buildroot: $root: sparse $(in_root "$root" sparse --version) from $(basename "$deb") in /usr/local/bin"
 }
 
 cmd=${1:?usage: buildroot.sh setup ROOT KVER | dir ROOT | kernel KVER | run ROOT CMD...}
