@@ -85,6 +85,9 @@ struct sctp_thin_net {
 	int loss_estimation;
 	int congestion_guard;	/* percent, 0 = off */
 	int sack_immediately;
+	int rdb;
+	int rdb_max_bytes;	/* 0 = MTU-bound */
+	int rdb_max_packets;
 	/* Bounds for sockets without CAP_NET_ADMIN over the netns. */
 	int rto_min_floor;	/* ms: lowest stp_rto_min */
 	int lt_ceiling;		/* highest stp_linear_timeouts_max */
@@ -100,6 +103,8 @@ static struct sctp_thin_net *sctp_thin_pernet(const struct net *net)
 
 #ifdef CONFIG_SYSCTL
 static int sctp_thin_lt_max_limit = SCTP_THIN_LT_MAX_LIMIT;
+static int sctp_thin_rdb_bytes_limit = SCTP_THIN_RDB_MAX_BYTES_LIMIT;
+static int sctp_thin_rdb_packets_limit = SCTP_THIN_RDB_MAX_PACKETS;
 
 /* thin_rto_min: 0 (off) or 1 .. net.sctp.rto_max; anything else is
  * -EINVAL and leaves the value unchanged.
@@ -191,6 +196,30 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.extra2		= SYSCTL_ONE,
 	},
 	{
+		.procname	= "thin_rdb",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "thin_rdb_max_bytes",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &sctp_thin_rdb_bytes_limit,
+	},
+	{
+		.procname	= "thin_rdb_max_packets",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= &sctp_thin_rdb_packets_limit,
+	},
+	{
 		.procname	= "thin_rto_min_floor",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
@@ -234,9 +263,12 @@ static int sctp_thin_sysctl_register(struct sctp_thin_net *tn)
 	tbl[5].data = &tn->loss_estimation;
 	tbl[6].data = &tn->congestion_guard;
 	tbl[7].data = &tn->sack_immediately;
-	tbl[8].data = &tn->rto_min_floor;
-	tbl[9].data = &tn->lt_ceiling;
-	tbl[10].data = &tn->guard_required;
+	tbl[8].data = &tn->rdb;
+	tbl[9].data = &tn->rdb_max_bytes;
+	tbl[10].data = &tn->rdb_max_packets;
+	tbl[11].data = &tn->rto_min_floor;
+	tbl[12].data = &tn->lt_ceiling;
+	tbl[13].data = &tn->guard_required;
 
 	/* All entries but the terminating empty one. */
 	n = ARRAY_SIZE(sctp_thin_sysctl_template) - 1;
@@ -287,6 +319,9 @@ static int __net_init sctp_thin_net_init(struct net *net)
 	tn->loss_estimation = 1;
 	tn->congestion_guard = SCTP_THIN_GUARD_DEFAULT;
 	tn->sack_immediately = 0;
+	tn->rdb = 0;
+	tn->rdb_max_bytes = 0;
+	tn->rdb_max_packets = 1;	/* as tcp_rdb_max_packets */
 	tn->rto_min_floor = SCTP_THIN_RTO_MIN_FLOOR_DEFAULT;
 	tn->lt_ceiling = SCTP_THIN_LT_CEILING_DEFAULT;
 	tn->guard_required = 1;
@@ -326,6 +361,10 @@ void sctp_thin_sock_init(struct sock *sk)
 		conf->flags |= SCTP_THIN_CONGESTION_GUARD;
 	if (tn->sack_immediately)
 		conf->flags |= SCTP_THIN_SACK_IMMEDIATELY;
+	if (tn->rdb)
+		conf->flags |= SCTP_THIN_RDB;
+	conf->rdb_max_bytes = tn->rdb_max_bytes;
+	conf->rdb_max_packets = tn->rdb_max_packets;
 	conf->rto_min = tn->rto_min ? : SCTP_THIN_RTO_MIN_DEFAULT;
 	conf->lt_max = tn->linear_timeouts_max;
 	conf->guard = (tn->congestion_guard ? : SCTP_THIN_GUARD_DEFAULT) *
@@ -356,6 +395,7 @@ static void sctp_thin_resync(struct sctp_association *asoc,
 	ta->lt_run = 0;
 	ta->progress = jiffies;
 	ta->held = false;
+	sctp_thin_rdb_reset(&ta->rdb);
 	sctp_thin_paths_reset(asoc);
 }
 
@@ -426,6 +466,7 @@ static int sctp_thin_assoc_set(struct sctp_association *asoc,
 		ta->core.pkts_lost = keep.pkts_lost;
 		ta->core.transitions = keep.transitions;
 		ta->core.thin = false;
+		sctp_thin_rdb_reset(&ta->rdb);
 		sctp_thin_paths_reset(asoc);
 	}
 	return 0;
@@ -484,6 +525,7 @@ void __sctp_thin_rm_peer(struct sctp_association *asoc,
 			 struct sctp_transport *peer)
 {
 	sctp_thin_core_purge_transport(&asoc->thin->core, peer);
+	sctp_thin_rdb_forget(&asoc->thin->rdb, peer);
 	sctp_thin_update(asoc, asoc->thin);
 }
 
@@ -518,6 +560,143 @@ static void sctp_thin_sack_immediately(struct sctp_association *asoc,
 	asoc->thin->sack_immediately++;
 	trace_sctp_thin_mechanism(asoc, SCTP_THIN_SACK_IMMEDIATELY,
 				  ntohl(last->subh.data_hdr->tsn));
+}
+
+/* Redundant data bundling (RDB), beyond the paper: its section 7 proposes
+ * "an even more aggressive variation" of SCTP's bundling, and Opstad et
+ * al. built it for TCP (tcp_rdb, tcp_rdb_max_bytes, tcp_rdb_max_packets;
+ * never merged).  A lost message otherwise waits at least for the next
+ * SACK or a timer; a copy riding on the next packet arrives with it.
+ *
+ * While thin, a packet that carries new DATA (first transmissions) also
+ * carries copies of DATA chunks outstanding on its path, in front of its
+ * own DATA (after AUTH and any other control chunk, RFC 9260 6.10) and in
+ * TSN order; sctp_thin_rdb_choose() picks them.  Never bundled: chunks
+ * the peer gap-acked, abandoned ones (PR-SCTP, RFC 3758), chunks of
+ * another path, chunks waiting for retransmission (they are not on the
+ * path's transmitted list), and nothing into a packet that is a PLPMTUD
+ * probe, may be fragmented, or is already past the path MTU (GSO).  The
+ * packet stays within the path MTU.
+ *
+ * A copy is the chunk itself linked into the packet a second time:
+ * sctp_packet_pack() copies its bytes and unlinks it, and leaves DATA
+ * chunks alone otherwise.  Its sent_count and sent_at stay (a copy is not
+ * a retransmission for PR-SCTP's limit nor for T3-rtx), but Karn's rule
+ * (RFC 9260 6.3.1 C5) holds: a chunk that was timing an RTT no longer
+ * can, and the packet's RTT measurement goes to the first of its own
+ * chunks that stock would pick, before sctp_packet_pack() could pick a
+ * copy.  The receiver's dup report of a copy is expected: a dup of that
+ * TSN no longer shows a spurious retransmission (sctp_thin_core_resent()).
+ */
+static bool sctp_thin_rdb_abandoned(const struct sctp_chunk *chunk)
+{
+	const struct sctp_association *asoc = chunk->asoc;
+	__u16 flags = chunk->sinfo.sinfo_flags;
+
+	/* sctp_chunk_abandoned() without its side effects. */
+	if (chunk->msg->abandoned)
+		return true;
+	if (!asoc->peer.prsctp_capable)
+		return false;
+	if (SCTP_PR_TTL_ENABLED(flags) ||
+	    (!SCTP_PR_POLICY(flags) && chunk->msg->expires_at))
+		return time_after(jiffies, chunk->msg->expires_at);
+	return SCTP_PR_RTX_ENABLED(flags) &&
+	       chunk->sent_count > chunk->sinfo.sinfo_timetolive;
+}
+
+void __sctp_thin_rdb(struct sctp_association *asoc, struct sctp_packet *packet)
+{
+	struct sctp_thin_rdb_cand *cand = asoc->thin->rdb_cand;
+	struct sctp_transport *tp = packet->transport;
+	struct sctp_thin_assoc *ta = asoc->thin;
+	struct sctp_chunk *chunk, *first = NULL;
+	u32 lo = 0, top = 0, room, bytes, max;
+	unsigned int n = 0, i, k, scan = 0;
+	bool have_new = false;
+	struct list_head *pos;
+
+	if (!sctp_thin_on(asoc, SCTP_THIN_RDB) || !packet->has_data ||
+	    packet->ipfragok || packet->size >= tp->pathmtu)
+		return;
+	list_for_each_entry(chunk, &packet->chunk_list, list) {
+		u32 tsn;
+
+		if (chunk->pmtu_probe)
+			return;
+		if (!sctp_chunk_is_data(chunk) || !chunk->has_tsn)
+			continue;
+		tsn = ntohl(chunk->subh.data_hdr->tsn);
+		if (!first || TSN_lt(top, tsn))
+			top = tsn;
+		if (!first)
+			first = chunk;
+		/* sent_count includes this transmission (output.c) */
+		if (chunk->sent_count == 1 && (!have_new || TSN_lt(tsn, lo))) {
+			lo = tsn;
+			have_new = true;
+		}
+	}
+	if (!have_new)
+		return;		/* no new DATA: a retransmission */
+	room = tp->pathmtu - packet->size;
+	max = asoc->thin_conf.rdb_max_bytes;
+	if (max && max < room)
+		room = max;
+	/* Newest first, at most SCTP_THIN_RDB_SCAN: the transmitted list is
+	 * short while thin (few packets in flight), and a bundle takes from
+	 * the last thin_rdb_max_packets packets only.
+	 */
+	list_for_each_prev(pos, &tp->transmitted) {
+		chunk = list_entry(pos, struct sctp_chunk, transmitted_list);
+		if (++scan > SCTP_THIN_RDB_SCAN || n == SCTP_THIN_RDB_SCAN)
+			break;
+		if (!list_empty(&chunk->list) || chunk->tsn_gap_acked ||
+		    !chunk->has_tsn || sctp_thin_rdb_abandoned(chunk))
+			continue;	/* in this packet, acked, or gone */
+		cand[n].tsn = ntohl(chunk->subh.data_hdr->tsn);
+		cand[n].len = SCTP_PAD4(chunk->skb->len);
+		cand[n].chunk = chunk;
+		n++;
+	}
+	k = sctp_thin_rdb_choose(&ta->rdb, cand, n, tp, lo,
+				 asoc->thin_conf.rdb_max_packets, room, &bytes);
+	if (!k)
+		return;
+	/* Karn: the packet's own first new chunk times the RTT, as stock's
+	 * sctp_packet_pack() would choose it; a copy times nothing.
+	 */
+	for (i = 0; i < n; i++) {
+		if (!cand[i].pick)
+			continue;
+		chunk = cand[i].chunk;
+		if (chunk->rtt_in_progress) {
+			chunk->rtt_in_progress = 0;
+			tp->rto_pending = 0;
+		}
+	}
+	if (!tp->rto_pending) {
+		list_for_each_entry(chunk, &packet->chunk_list, list) {
+			if (sctp_chunk_is_data(chunk) &&
+			    !sctp_chunk_retransmitted(chunk)) {
+				chunk->rtt_in_progress = 1;
+				tp->rto_pending = 1;
+				break;
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (!cand[i].pick)
+			continue;
+		chunk = cand[i].chunk;
+		list_add_tail(&chunk->list, &first->list);	/* before it */
+		sctp_thin_core_resent(&ta->core, cand[i].tsn);
+		sctp_thin_rdb_bundled(&ta->rdb, cand[i].tsn, top, tp);
+	}
+	packet->size += bytes;
+	ta->rdb.chunks += k;
+	ta->rdb.bytes += bytes;
+	trace_sctp_thin_mechanism(asoc, SCTP_THIN_RDB, k);
 }
 
 /* 5.1: record the highest TSN of every packet that carries DATA.  A GSO
@@ -559,8 +738,10 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 			top = tsn;
 		have = true;
 	}
-	if (have)
+	if (have) {
 		sctp_thin_core_sent(&ta->core, top, now, packet->transport, gfp);
+		sctp_thin_rdb_note(&ta->rdb, top, packet->transport);
+	}
 	sctp_thin_update(asoc, ta);
 	sctp_thin_sack_immediately(asoc, packet);
 }
@@ -602,8 +783,10 @@ static void sctp_thin_spurious(struct sctp_association *asoc)
  */
 void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 {
+	struct sctp_thin_rdb_track repaired[SCTP_THIN_RDB_TRACK];
 	struct sctp_thin_gap gaps[SCTP_THIN_MAX_GAPS];
 	struct sctp_thin_assoc *ta = asoc->thin;
+	u32 dup[SCTP_THIN_MAX_DUPS];
 	union sctp_sack_variable *frags;
 	unsigned int i, n, blocks, dups;
 
@@ -625,9 +808,10 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 	frags = (union sctp_sack_variable *)(sack + 1);
 	blocks = ntohs(sack->num_gap_ack_blocks);
 	dups = min_t(unsigned int, ntohs(sack->num_dup_tsns), SCTP_THIN_MAX_DUPS);
-	for (i = 0; i < dups; i++)
-		spurious |= sctp_thin_core_dup(&ta->core,
-					       ntohl(frags[blocks + i].dup));
+	for (i = 0; i < dups; i++) {
+		dup[i] = ntohl(frags[blocks + i].dup);
+		spurious |= sctp_thin_core_dup(&ta->core, dup[i]);
+	}
 	/* One expiry's copies are reported together: back off once. */
 	if (spurious)
 		sctp_thin_spurious(asoc);
@@ -645,6 +829,21 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 		gaps[i].end = ntohs(frags[i].gab.end);
 	}
 	sctp_thin_core_sack(&ta->core, ntohl(sack->cum_tsn_ack), gaps, n);
+	/* RDB: a loss a copy repaired is still a loss.  As TCP RDB enters
+	 * CWR, the path's cwnd reacts as to a fast retransmit (RFC 9260
+	 * 7.2.4, 7.2.3: once per fast recovery), and the loss counts for
+	 * the estimate and the congestion guard.
+	 */
+	n = sctp_thin_rdb_sack(&ta->rdb, ntohl(sack->cum_tsn_ack), gaps, n,
+			       dup, dups, repaired);
+	for (i = 0; i < n; i++) {
+		sctp_thin_core_repaired(&ta->core, repaired[i].tsn);
+		list_for_each_entry(tp, &asoc->peer.transport_addr_list,
+				    transports)
+			if (tp == repaired[i].transport)
+				sctp_transport_lower_cwnd(tp,
+							  SCTP_LOWER_CWND_FAST_RTX);
+	}
 	/* A path's timeout run ends where stock clears its error counter
 	 * (RFC 9260 8.2): a packet last sent on it is acked.  Also where
 	 * stock's T3-rtx of the path stopped (R2): nothing outstanding on
@@ -911,6 +1110,7 @@ void __sctp_thin_outq_purge(struct sctp_association *asoc)
 	ta->held = false;
 	ta->progress = jiffies;
 	ta->resyncs++;
+	sctp_thin_rdb_reset(&ta->rdb);
 	sctp_thin_paths_reset(asoc);
 	/* Not thin until a packet is recorded again (sctp_thin_update()):
 	 * nothing to decide meanwhile.
@@ -949,8 +1149,14 @@ static int sctp_thin_conf_check(struct sock *sk,
 {
 	struct sctp_thin_net *tn = sctp_thin_pernet(sock_net(sk));
 	bool past = false;
+	u32 max;
 
-	if (p->stp_flags & ~SCTP_THIN_ALL)
+	if (p->stp_flags & ~SCTP_THIN_KNOWN)
+		return -EINVAL;
+	if (p->stp_rdb_max_bytes > SCTP_THIN_RDB_MAX_BYTES_LIMIT &&
+	    p->stp_rdb_max_bytes != SCTP_THIN_RDB_MTU)
+		return -EINVAL;
+	if (p->stp_rdb_max_packets > SCTP_THIN_RDB_MAX_PACKETS)
 		return -EINVAL;
 	if (p->stp_rto_min > sock_net(sk)->sctp.rto_max)
 		return -EINVAL;
@@ -959,6 +1165,14 @@ static int sctp_thin_conf_check(struct sock *sk,
 	if (p->stp_rto_min && p->stp_rto_min < READ_ONCE(tn->rto_min_floor))
 		past = true;
 	if (p->stp_linear_timeouts_max > READ_ONCE(tn->lt_ceiling))
+		past = true;
+	/* The netns's RDB limits bound what an unprivileged socket asks. */
+	if (p->stp_rdb_max_packets > READ_ONCE(tn->rdb_max_packets))
+		past = true;
+	max = READ_ONCE(tn->rdb_max_bytes);
+	if (max && p->stp_rdb_max_bytes &&
+	    (p->stp_rdb_max_bytes == SCTP_THIN_RDB_MTU ||
+	     p->stp_rdb_max_bytes > max))
 		past = true;
 	if (READ_ONCE(tn->guard_required) &&
 	    (p->stp_flags & SCTP_THIN_MECHANISMS) &&
@@ -969,7 +1183,9 @@ static int sctp_thin_conf_check(struct sock *sk,
 	return 0;
 }
 
-/* 0 in stp_rto_min or stp_linear_timeouts_max keeps the current value. */
+/* 0 in a value keeps the current one; SCTP_THIN_RDB_MTU in
+ * stp_rdb_max_bytes is 0 inside (bounded by the path MTU only).
+ */
 static void sctp_thin_conf_merge(struct sctp_thin_conf *conf,
 				 const struct sctp_thin_params *p)
 {
@@ -978,23 +1194,35 @@ static void sctp_thin_conf_merge(struct sctp_thin_conf *conf,
 		conf->rto_min = p->stp_rto_min;
 	if (p->stp_linear_timeouts_max)
 		conf->lt_max = p->stp_linear_timeouts_max;
+	if (p->stp_rdb_max_bytes)
+		conf->rdb_max_bytes = p->stp_rdb_max_bytes == SCTP_THIN_RDB_MTU ?
+				      0 : p->stp_rdb_max_bytes;
+	if (p->stp_rdb_max_packets)
+		conf->rdb_max_packets = p->stp_rdb_max_packets;
 }
+
+/* Callers built before stp_rdb_max_bytes pass the shorter size. */
+#define SCTP_THIN_PARAMS_V1 \
+	offsetofend(struct sctp_thin_params, stp_linear_timeouts_max)
 
 /* SCTP_THIN follows the assoc_id rules of RFC 6458 8.1 as upstream
  * options do: an id, or SCTP_FUTURE_ASSOC (socket default),
  * SCTP_CURRENT_ASSOC (every existing association) or SCTP_ALL_ASSOC
  * (both).  On one-to-one sockets the id is ignored.
  */
-static int sctp_thin_set_params(struct sock *sk, struct sctp_thin_params *p,
+static int sctp_thin_set_params(struct sock *sk, void *kopt,
 				unsigned int optlen)
 {
 	struct sctp_sock *sp = sctp_sk(sk);
+	struct sctp_thin_params params, *p = &params;
 	struct sctp_association *asoc;
 	struct sctp_thin_conf conf;
 	int err;
 
-	if (optlen != sizeof(*p))
+	if (optlen != sizeof(*p) && optlen != SCTP_THIN_PARAMS_V1)
 		return -EINVAL;
+	memset(p, 0, sizeof(*p));
+	memcpy(p, kopt, optlen);
 	err = sctp_thin_conf_check(sk, p);
 	if (err)
 		return err;
@@ -1054,9 +1282,10 @@ static int sctp_thin_get_params(struct sock *sk, int len,
 	const struct sctp_thin_conf *conf;
 	struct sctp_thin_params p;
 
-	if (len < sizeof(p))
+	if (len < SCTP_THIN_PARAMS_V1)
 		return -EINVAL;
-	len = sizeof(p);
+	len = min_t(int, len, sizeof(p));
+	memset(&p, 0, sizeof(p));
 	if (copy_from_user(&p, optval, len))
 		return -EFAULT;
 
@@ -1068,6 +1297,8 @@ static int sctp_thin_get_params(struct sock *sk, int len,
 	p.stp_flags = conf->flags;
 	p.stp_rto_min = conf->rto_min;
 	p.stp_linear_timeouts_max = conf->lt_max;
+	p.stp_rdb_max_bytes = conf->rdb_max_bytes ? : SCTP_THIN_RDB_MTU;
+	p.stp_rdb_max_packets = conf->rdb_max_packets;
 
 	if (put_user(len, optlen) || copy_to_user(optval, &p, len))
 		return -EFAULT;
@@ -1099,6 +1330,9 @@ static void sctp_thin_fill_info(const struct sctp_association *asoc,
 	info->sti_strikes_deferred = ta->strikes_deferred;
 	info->sti_resyncs = ta->resyncs;
 	info->sti_sack_immediately = ta->sack_immediately;
+	info->sti_rdb_chunks = ta->rdb.chunks;
+	info->sti_rdb_bytes = ta->rdb.bytes;
+	info->sti_rdb_repaired = ta->rdb.repaired;
 }
 
 static int sctp_thin_get_info(struct sock *sk, int len,
@@ -1176,13 +1410,13 @@ static int sctp_thin_seq_show(struct seq_file *seq, void *v)
 	struct sctp_thin_info info;
 
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(seq, "ASSOC-ID LPORT RPORT FLAGS STATE INFLIGHT LOSSRATE TRANS SENT LOST TIMEOUTS LINEAR FASTRTX RTOMIN RESTART DEFERRED RESYNCS SACKIMM\n");
+		seq_puts(seq, "ASSOC-ID LPORT RPORT FLAGS STATE INFLIGHT LOSSRATE TRANS SENT LOST TIMEOUTS LINEAR FASTRTX RTOMIN RESTART DEFERRED RESYNCS SACKIMM RDB RDBBYTES RDBREP\n");
 		return 0;
 	}
 	asoc = ((struct sctp_transport *)v)->asoc;
 	memset(&info, 0, sizeof(info));
 	sctp_thin_fill_info(asoc, &info);
-	seq_printf(seq, "%d %u %u 0x%02x 0x%02x %u %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+	seq_printf(seq, "%d %u %u 0x%02x 0x%02x %u %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
 		   sctp_assoc2id(asoc), asoc->base.bind_addr.port,
 		   asoc->peer.port, info.sti_flags, info.sti_state,
 		   info.sti_in_flight, info.sti_lossrate, info.sti_transitions,
@@ -1190,7 +1424,8 @@ static int sctp_thin_seq_show(struct seq_file *seq, void *v)
 		   info.sti_linear_timeouts, info.sti_fast_rtx,
 		   info.sti_rto_min_clamps, info.sti_restart_corrections,
 		   info.sti_strikes_deferred, info.sti_resyncs,
-		   info.sti_sack_immediately);
+		   info.sti_sack_immediately, info.sti_rdb_chunks,
+		   info.sti_rdb_bytes, info.sti_rdb_repaired);
 	return 0;
 }
 

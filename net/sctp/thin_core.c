@@ -73,15 +73,22 @@ static void sctp_thin_kill(struct sctp_thin_core *c, struct sctp_thin_pkt *p)
  * of retransmissions.  Kills happen in TSN order but for rare
  * cross-path cases, where a TSN below the mark goes uncounted.
  */
-static void sctp_thin_gone(struct sctp_thin_core *c, u32 tsn)
+static bool sctp_thin_gone_count(struct sctp_thin_core *c, u32 tsn)
 {
 	if (c->gone_marked && !sctp_thin_before(c->gone_mark, tsn))
-		return;
+		return false;
 	c->gone_marked = true;
 	c->gone_mark = tsn;
 	if (c->guard_gone >= c->guard_sent)
-		return;
+		return false;
 	c->guard_gone++;
+	return true;
+}
+
+static void sctp_thin_gone(struct sctp_thin_core *c, u32 tsn)
+{
+	if (!sctp_thin_gone_count(c, tsn))
+		return;
 	/* Remember it, so that a dup report can take it back. */
 	c->recent_tsn[c->recent_next] = tsn;
 	c->recent_valid |= BIT(c->recent_next);
@@ -126,6 +133,21 @@ void sctp_thin_core_resent(struct sctp_thin_core *c, u32 tsn)
 
 	if (i >= 0)
 		c->recent_valid &= ~BIT(i);
+}
+
+/* RDB: the original of @tsn was lost and a bundled copy repaired it
+ * (sctp_thin_rdb_sack()).  Still a loss (as TCP RDB, which enters CWR):
+ * it counts for the loss estimate and for the congestion guard, which
+ * would otherwise never see the losses of a flow whose copies repair
+ * them.  Not remembered for dup reports: the copies' own dups say
+ * nothing about the original.
+ */
+void sctp_thin_core_repaired(struct sctp_thin_core *c, u32 tsn)
+{
+	c->pkts_lost++;
+	if (c->win_lost < c->win_sent)
+		c->win_lost++;
+	sctp_thin_gone_count(c, tsn);
 }
 
 /* Make room for one more slot: compact if there are dead slots, else
@@ -513,4 +535,173 @@ void sctp_thin_core_timeout(struct sctp_thin_core *c, const void *transport)
 		sctp_thin_gone(c, p->tsn);
 	}
 	sctp_thin_pop(c);
+}
+
+/* RDB.  The history of the last SCTP_THIN_RDB_HISTORY DATA packets (their
+ * highest TSN and path) bounds a bundle to the data of the last
+ * thin_rdb_max_packets packets on the path, as tcp_rdb_max_packets does.
+ */
+void sctp_thin_rdb_reset(struct sctp_thin_rdb *r)
+{
+	memset(r->hist_tp, 0, sizeof(r->hist_tp));
+	r->hist_next = 0;
+	r->hist_used = 0;
+	memset(r->track, 0, sizeof(r->track));
+}
+
+void sctp_thin_rdb_note(struct sctp_thin_rdb *r, u32 highest_tsn,
+			const void *transport)
+{
+	r->hist_tsn[r->hist_next] = highest_tsn;
+	r->hist_tp[r->hist_next] = transport;
+	r->hist_next = (r->hist_next + 1) % SCTP_THIN_RDB_HISTORY;
+	if (r->hist_used < SCTP_THIN_RDB_HISTORY)
+		r->hist_used++;
+}
+
+/* The path is gone: its packets no longer bound anything, and its copies
+ * get no verdict (their transport pointer must not be handed out).
+ */
+void sctp_thin_rdb_forget(struct sctp_thin_rdb *r, const void *transport)
+{
+	unsigned int i;
+
+	for (i = 0; i < SCTP_THIN_RDB_HISTORY; i++)
+		if (r->hist_tp[i] == transport)
+			r->hist_tp[i] = NULL;
+	for (i = 0; i < SCTP_THIN_RDB_TRACK; i++)
+		if (r->track[i].valid && r->track[i].transport == transport)
+			r->track[i].valid = false;
+}
+
+/* Which of the @n candidates go in front of a packet on @transport whose
+ * lowest new TSN is @first_new.  The caller passes the DATA chunks
+ * outstanding on that path that the peer has not acked (no gap ack) and
+ * that are not abandoned (PR-SCTP), in any order.  Bundled: those below
+ * @first_new sent in the last @max_packets packets on the path (above the
+ * highest TSN of the packet before them; with a shorter history, all),
+ * oldest first (they waited longest), while their total fits in @room
+ * bytes; the first that does not fit ends the bundle, so what goes is a
+ * run of TSNs without holes among the candidates.  Sorts @cand by TSN and
+ * sets pick; returns the count and their bytes in *@bytes.  O(n^2) on at
+ * most SCTP_THIN_RDB_SCAN candidates.
+ */
+unsigned int sctp_thin_rdb_choose(const struct sctp_thin_rdb *r,
+				  struct sctp_thin_rdb_cand *cand,
+				  unsigned int n, const void *transport,
+				  u32 first_new, u32 max_packets, u32 room,
+				  u32 *bytes)
+{
+	u32 floor = 0, seen = 0, total = 0;
+	bool has_floor = false;
+	unsigned int i, j, k = 0;
+
+	for (i = 0; i < r->hist_used; i++) {
+		j = (r->hist_next + SCTP_THIN_RDB_HISTORY - 1 - i) %
+		    SCTP_THIN_RDB_HISTORY;
+		if (r->hist_tp[j] != transport)
+			continue;
+		if (seen++ == max_packets) {
+			floor = r->hist_tsn[j];
+			has_floor = true;
+			break;
+		}
+	}
+	for (i = 1; i < n; i++) {
+		struct sctp_thin_rdb_cand t = cand[i];
+
+		for (j = i; j > 0 && sctp_thin_before(t.tsn, cand[j - 1].tsn); j--)
+			cand[j] = cand[j - 1];
+		cand[j] = t;
+	}
+	for (i = 0; i < n; i++)
+		cand[i].pick = false;
+	for (i = 0; i < n; i++) {
+		if (!sctp_thin_before(cand[i].tsn, first_new) ||
+		    (has_floor && !sctp_thin_before(floor, cand[i].tsn)))
+			continue;
+		if (cand[i].len > room - total)
+			break;
+		cand[i].pick = true;
+		total += cand[i].len;
+		k++;
+	}
+	*bytes = total;
+	return k;
+}
+
+/* A copy of @tsn left in the packet whose highest TSN is @carrier. */
+void sctp_thin_rdb_bundled(struct sctp_thin_rdb *r, u32 tsn, u32 carrier,
+			   const void *transport)
+{
+	struct sctp_thin_rdb_track *t, *free = NULL;
+	unsigned int i;
+
+	for (i = 0; i < SCTP_THIN_RDB_TRACK; i++) {
+		t = &r->track[i];
+		if (!t->valid) {
+			if (!free)
+				free = t;
+			continue;
+		}
+		if (t->tsn != tsn)
+			continue;
+		if (t->copies < SCTP_THIN_RDB_SAT)
+			t->copies++;
+		t->carrier = carrier;
+		t->transport = transport;
+		return;
+	}
+	if (!free) {
+		r->untracked++;
+		return;
+	}
+	free->tsn = tsn;
+	free->carrier = carrier;
+	free->transport = transport;
+	free->copies = 1;
+	free->dups = 0;
+	free->valid = true;
+}
+
+/* The verdict on bundled TSNs (ours; TCP RDB infers it from ACK timing).
+ * A stock receiver reports each DATA chunk it already had as a duplicate
+ * TSN (RFC 9260 6.2, 3.3.4).  If the original of a bundled TSN arrived,
+ * every copy is a duplicate; if it was lost, the first copy to arrive is
+ * not.  So once the TSN and the last packet carrying a copy are both
+ * acked (every copy that arrived has been seen), fewer dup reports than
+ * copies means a copy repaired a loss.  A lost dup report or a lost
+ * carrier counts as a loss too: never fewer losses than there were.
+ * Returns the number repaired; @out gets each (room for
+ * SCTP_THIN_RDB_TRACK).
+ */
+unsigned int sctp_thin_rdb_sack(struct sctp_thin_rdb *r, u32 cum_tsn,
+				const struct sctp_thin_gap *gaps,
+				unsigned int ngaps, const u32 *dups,
+				unsigned int ndups,
+				struct sctp_thin_rdb_track *out)
+{
+	unsigned int i, j, k = 0;
+
+	for (i = 0; i < ndups; i++)
+		for (j = 0; j < SCTP_THIN_RDB_TRACK; j++) {
+			struct sctp_thin_rdb_track *t = &r->track[j];
+
+			if (t->valid && t->tsn == dups[i] && t->dups < SCTP_THIN_RDB_SAT)
+				t->dups++;
+		}
+	for (j = 0; j < SCTP_THIN_RDB_TRACK; j++) {
+		struct sctp_thin_rdb_track *t = &r->track[j];
+
+		if (!t->valid ||
+		    !sctp_thin_acked(t->tsn, cum_tsn, gaps, ngaps) ||
+		    !sctp_thin_acked(t->carrier, cum_tsn, gaps, ngaps))
+			continue;
+		t->valid = false;
+		if (t->dups >= t->copies)
+			continue;
+		r->repaired++;
+		out[k++] = *t;
+	}
+	return k;
 }

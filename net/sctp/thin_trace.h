@@ -58,7 +58,8 @@ TRACE_EVENT(sctp_thin_mechanism,
 				   { SCTP_THIN_RESTART_TIMER, "restart_timer" },
 				   { SCTP_THIN_LINEAR_TIMEOUTS, "linear_timeout" },
 				   { SCTP_THIN_FAST_RETRANSMIT, "fast_retransmit" },
-				   { SCTP_THIN_SACK_IMMEDIATELY, "sack_immediately" }),
+				   { SCTP_THIN_SACK_IMMEDIATELY, "sack_immediately" },
+				   { SCTP_THIN_RDB, "rdb" }),
 		  __entry->value)
 );
 

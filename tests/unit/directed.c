@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Known-answer tests of the core rules (paper 5.1, RFC 9260 7.2.4). */
 #include <stdio.h>
+#include <string.h>
 #include "shim.h"
 
 static int passed, failed;
@@ -505,6 +506,186 @@ static void t_acked_path(void)
 	sctp_thin_core_destroy(&c);
 }
 
+/* RDB: the choice of chunks (sctp_thin_rdb_choose()). */
+static void cand_set(struct sctp_thin_rdb_cand *c, u32 tsn, u32 len)
+{
+	c->tsn = tsn;
+	c->len = len;
+	c->chunk = NULL;
+	c->pick = true;		/* must be cleared */
+}
+
+static u32 picked(const struct sctp_thin_rdb_cand *c, unsigned int n)
+{
+	u32 mask = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (c[i].pick)
+			mask |= 1u << (c[i].tsn & 31);
+	return mask;
+}
+
+static void t_rdb_choose(void)
+{
+	struct sctp_thin_rdb r;
+	struct sctp_thin_rdb_cand c[8];
+	u32 bytes;
+
+	memset(&r, 0, sizeof(r));
+	/* no history: every outstanding chunk below the new data, oldest
+	 * first, sorted by TSN
+	 */
+	cand_set(&c[0], 7, 100);
+	cand_set(&c[1], 5, 100);
+	cand_set(&c[2], 6, 100);
+	cand_set(&c[3], 9, 100);	/* not below first_new 8 */
+	CHECK(sctp_thin_rdb_choose(&r, c, 4, &A, 8, 1, 1000, &bytes) == 3 &&
+	      bytes == 300, "no history: all three below the new TSN");
+	CHECK(c[0].tsn == 5 && c[1].tsn == 6 && c[2].tsn == 7 && c[3].tsn == 9,
+	      "sorted by TSN");
+	CHECK(picked(c, 4) == (1u << 5 | 1u << 6 | 1u << 7), "9 not bundled");
+	/* room: oldest first, the first that does not fit ends it */
+	cand_set(&c[0], 5, 100);
+	cand_set(&c[1], 6, 300);
+	cand_set(&c[2], 7, 100);
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, 8, 1, 250, &bytes) == 1 &&
+	      bytes == 100 && picked(c, 3) == 1u << 5,
+	      "6 does not fit: 7 is not taken past it");
+	cand_set(&c[0], 5, 300);
+	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, 8, 1, 299, &bytes) == 0 &&
+	      bytes == 0 && !c[0].pick, "nothing fits: nothing bundled");
+	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, 8, 1, 300, &bytes) == 1,
+	      "exactly the room fits");
+	/* history: the last max_packets packets on this path */
+	sctp_thin_rdb_note(&r, 3, &A);
+	sctp_thin_rdb_note(&r, 4, &B);
+	sctp_thin_rdb_note(&r, 5, &A);
+	sctp_thin_rdb_note(&r, 6, &B);
+	sctp_thin_rdb_note(&r, 7, &A);
+	cand_set(&c[0], 3, 100);
+	cand_set(&c[1], 5, 100);
+	cand_set(&c[2], 7, 100);
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, 8, 1, 1000, &bytes) == 1 &&
+	      picked(c, 3) == 1u << 7, "max_packets 1: the last packet on A");
+	cand_set(&c[0], 3, 100);
+	cand_set(&c[1], 5, 100);
+	cand_set(&c[2], 7, 100);
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, 8, 2, 1000, &bytes) == 2 &&
+	      picked(c, 3) == (1u << 5 | 1u << 7), "max_packets 2: 5 and 7");
+	cand_set(&c[0], 3, 100);
+	cand_set(&c[1], 5, 100);
+	cand_set(&c[2], 7, 100);
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, 8, 3, 1000, &bytes) == 3,
+	      "max_packets 3: fewer packets remembered, all");
+	cand_set(&c[0], 6, 100);
+	CHECK(sctp_thin_rdb_choose(&r, c, 1, &B, 8, 1, 1000, &bytes) == 1,
+	      "path B: its own history");
+	sctp_thin_rdb_forget(&r, &A);
+	cand_set(&c[0], 3, 100);
+	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, 8, 1, 1000, &bytes) == 1,
+	      "path A forgotten: no floor");
+	/* serial arithmetic across the wrap */
+	sctp_thin_rdb_reset(&r);
+	sctp_thin_rdb_note(&r, 0xfffffffe, &A);
+	sctp_thin_rdb_note(&r, 0xffffffff, &A);
+	cand_set(&c[0], 0xffffffff, 100);
+	cand_set(&c[1], 0, 100);
+	CHECK(sctp_thin_rdb_choose(&r, c, 2, &A, 1, 1, 1000, &bytes) == 2 &&
+	      c[0].tsn == 0xffffffff && c[1].tsn == 0 && c[0].pick && c[1].pick,
+	      "wrap: 0xffffffff sorts before 0, both above the floor");
+	cand_set(&c[0], 0xfffffffe, 100);
+	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, 1, 1, 1000, &bytes) == 0,
+	      "wrap: the floor itself is not bundled");
+}
+
+/* RDB: the verdict on copies (sctp_thin_rdb_sack()). */
+static void t_rdb_verdict(void)
+{
+	struct sctp_thin_rdb_track out[SCTP_THIN_RDB_TRACK];
+	struct sctp_thin_gap g = { 2, 2 };
+	struct sctp_thin_rdb r;
+	struct sctp_thin_core c;
+	u32 d;
+	int i;
+
+	memset(&r, 0, sizeof(r));
+	/* original 10 lost, copy in 11's packet: acked, no dup: repaired */
+	sctp_thin_rdb_bundled(&r, 10, 11, &A);
+	CHECK(sctp_thin_rdb_sack(&r, 9, NULL, 0, NULL, 0, out) == 0,
+	      "nothing acked: no verdict");
+	CHECK(sctp_thin_rdb_sack(&r, 11, NULL, 0, NULL, 0, out) == 1 &&
+	      out[0].tsn == 10 && out[0].transport == &A && r.repaired == 1,
+	      "copy repaired a loss");
+	CHECK(sctp_thin_rdb_sack(&r, 11, NULL, 0, NULL, 0, out) == 0,
+	      "one verdict per copy");
+	/* original arrived: the copy is reported as a dup */
+	sctp_thin_rdb_bundled(&r, 12, 13, &A);
+	d = 12;
+	CHECK(sctp_thin_rdb_sack(&r, 13, NULL, 0, &d, 1, out) == 0 &&
+	      r.repaired == 1, "dup reported: the original arrived");
+	/* the original acked first, the carrier later, the dup with it */
+	sctp_thin_rdb_bundled(&r, 14, 15, &A);
+	CHECK(sctp_thin_rdb_sack(&r, 14, NULL, 0, NULL, 0, out) == 0,
+	      "carrier not acked: wait");
+	CHECK(sctp_thin_rdb_sack(&r, 15, NULL, 0, &d, 0, out) == 1 &&
+	      r.repaired == 2, "no dup report at all (lost SACK): a loss");
+	/* the dup comes in an earlier SACK than the verdict */
+	sctp_thin_rdb_bundled(&r, 20, 21, &B);
+	d = 20;
+	CHECK(sctp_thin_rdb_sack(&r, 19, NULL, 0, &d, 1, out) == 0,
+	      "dup seen, nothing acked");
+	CHECK(sctp_thin_rdb_sack(&r, 21, NULL, 0, NULL, 0, out) == 0,
+	      "dup counted from an earlier SACK");
+	/* two copies, original lost: one dup (the second copy) */
+	sctp_thin_rdb_bundled(&r, 30, 31, &A);
+	sctp_thin_rdb_bundled(&r, 30, 32, &A);
+	d = 30;
+	CHECK(sctp_thin_rdb_sack(&r, 32, NULL, 0, &d, 1, out) == 1 &&
+	      out[0].tsn == 30, "two copies, one dup: repaired");
+	/* two copies, original arrived: two dups */
+	sctp_thin_rdb_bundled(&r, 40, 41, &A);
+	sctp_thin_rdb_bundled(&r, 40, 42, &A);
+	sctp_thin_rdb_sack(&r, 39, NULL, 0, &d, 0, out);
+	d = 40;
+	sctp_thin_rdb_sack(&r, 40, NULL, 0, &d, 1, out);
+	CHECK(sctp_thin_rdb_sack(&r, 42, NULL, 0, &d, 1, out) == 0,
+	      "two copies, two dups: the original arrived");
+	/* gap acks count: 51 gap-acked (cum 49, block 2-2), 50 missing */
+	sctp_thin_rdb_bundled(&r, 50, 51, &A);
+	CHECK(sctp_thin_rdb_sack(&r, 49, &g, 1, NULL, 0, out) == 0,
+	      "carrier gap-acked, the TSN not: wait");
+	g.start = 1;
+	CHECK(sctp_thin_rdb_sack(&r, 49, &g, 1, NULL, 0, out) == 1,
+	      "both gap-acked, no dup: repaired");
+	/* full table: counted as untracked, no overflow */
+	sctp_thin_rdb_reset(&r);
+	for (i = 0; i < SCTP_THIN_RDB_TRACK + 3; i++)
+		sctp_thin_rdb_bundled(&r, 100 + i, 200, &A);
+	CHECK(r.untracked == 3, "full verdict table: 3 untracked");
+	CHECK(sctp_thin_rdb_sack(&r, 200, NULL, 0, NULL, 0, out) ==
+	      SCTP_THIN_RDB_TRACK, "every tracked copy judged at once");
+	/* a forgotten path gets no verdict */
+	sctp_thin_rdb_bundled(&r, 300, 301, &B);
+	sctp_thin_rdb_forget(&r, &B);
+	CHECK(sctp_thin_rdb_sack(&r, 301, NULL, 0, NULL, 0, out) == 0,
+	      "path removed: its copies forgotten");
+	/* a repaired loss counts for the estimate and the guard, and a dup
+	 * report of that TSN does not take it back
+	 */
+	sctp_thin_core_init(&c);
+	for (i = 0; i < 40; i++) {
+		sctp_thin_core_sent(&c, 1000 + i, i, &A, 0);
+		sctp_thin_core_sack(&c, 1000 + i, NULL, 0);
+	}
+	sctp_thin_core_repaired(&c, 1039);
+	CHECK(c.pkts_lost == 1 && c.win_lost == 1 && c.guard_gone == 1,
+	      "repaired: lost for the estimate and the guard");
+	CHECK(!sctp_thin_core_dup(&c, 1039) && c.guard_gone == 1,
+	      "a dup of a repaired TSN takes nothing back");
+	sctp_thin_core_destroy(&c);
+}
+
 int main(void)
 {
 	t_basic();
@@ -517,6 +698,8 @@ int main(void)
 	t_purge();
 	t_resync();
 	t_acked_path();
+	t_rdb_choose();
+	t_rdb_verdict();
 	printf("directed: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -37,6 +37,54 @@ static void outq(struct pair *t, u8 arg, u32 *next, u32 *cum)
 		pair_purge_all(t);
 }
 
+/* RDB's choice of chunks: the same input read as a history of packets
+ * (TSN steps and paths) and a candidate set (TSN offsets and lengths),
+ * checked against model_rdb_choose().  Duplicate candidate TSNs are
+ * dropped (a transmitted list holds each TSN once).
+ */
+static void fuzz_rdb(const u8 *data, size_t size, u32 base)
+{
+	struct sctp_thin_rdb_cand c[SCTP_THIN_RDB_SCAN];
+	struct sctp_thin_rdb r = { 0 };
+	unsigned int n = 0, i, j;
+	const char *why;
+	u32 tsn = base, first = base, maxp = 1, room = 1500;
+	const void *tp = &tps[0];
+
+	for (i = 4; i + 1 < size; i += 2) {
+		u8 a = data[i], b = data[i + 1];
+
+		switch (a % 3) {
+		case 0:		/* a packet on path b % 3 */
+			tsn += 1 + b % 8;
+			sctp_thin_rdb_note(&r, tsn, &tps[b % 3]);
+			break;
+		case 1:		/* a candidate */
+			if (n == SCTP_THIN_RDB_SCAN)
+				break;
+			c[n].tsn = base + (a >> 2) + b % 64;
+			c[n].len = 4 * (1 + b / 2);
+			c[n].chunk = NULL;
+			c[n].pick = a & 0x80;
+			for (j = 0; j < n && c[j].tsn != c[n].tsn; j++)
+				;
+			n += j == n;
+			break;
+		default:	/* parameters */
+			first = base + b;
+			maxp = 1 + (a >> 2) % SCTP_THIN_RDB_MAX_PACKETS;
+			room = (a & 0x80) ? 0xffffffffu : 8u * b;
+			tp = &tps[(a >> 5) % 3];
+			break;
+		}
+	}
+	why = model_rdb_choose(&r, c, n, tp, first, maxp, room);
+	if (why) {
+		fprintf(stderr, "invariant: %s\n", why);
+		abort();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
@@ -106,6 +154,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	pair_fini(&t);
 	if (shim_live)
 		abort();
+	fuzz_rdb(data, size, base);
 	return 0;
 }
 

@@ -431,3 +431,74 @@ bool pair_check(struct pair *t)
 	}
 	return true;
 }
+
+/* RDB: sctp_thin_rdb_choose() against a brute-force reference.  The
+ * reference walks the history newest first for the (maxp + 1)-th packet
+ * on @tp (the floor), takes the candidates below @first_new and above the
+ * floor in TSN order, and keeps the longest run from the oldest that fits
+ * in @room.  Returns NULL or what differs.
+ */
+static int tsn_cmp(const void *a, const void *b)
+{
+	const struct sctp_thin_rdb_cand *x = a, *y = b;
+
+	return (s32)(x->tsn - y->tsn) < 0 ? -1 : x->tsn != y->tsn;
+}
+
+const char *model_rdb_choose(const struct sctp_thin_rdb *r,
+			     const struct sctp_thin_rdb_cand *in,
+			     unsigned int n, const void *tp, u32 first_new,
+			     u32 maxp, u32 room)
+{
+	struct sctp_thin_rdb_cand got[SCTP_THIN_RDB_SCAN];
+	struct sctp_thin_rdb_cand want[SCTP_THIN_RDB_SCAN];
+	u32 floor = 0, bytes, total = 0, seen = 0;
+	bool has_floor = false, stop = false;
+	unsigned int i, k, picks = 0;
+	int j;
+
+	if (n > SCTP_THIN_RDB_SCAN)
+		n = SCTP_THIN_RDB_SCAN;
+	memcpy(got, in, n * sizeof(*in));
+	memcpy(want, in, n * sizeof(*in));
+	k = sctp_thin_rdb_choose(r, got, n, tp, first_new, maxp, room, &bytes);
+	for (j = 0; j < r->hist_used && !has_floor; j++) {
+		int s = ((int)r->hist_next - 1 - j + 2 * SCTP_THIN_RDB_HISTORY) %
+			SCTP_THIN_RDB_HISTORY;
+
+		if (r->hist_tp[s] == tp && seen++ == maxp) {
+			floor = r->hist_tsn[s];
+			has_floor = true;
+		}
+	}
+	/* TSNs of the candidates are distinct and within 2^31 of each other
+	 * (the callers make them so): qsort's order is the serial order.
+	 */
+	qsort(want, n, sizeof(*want), tsn_cmp);
+	for (i = 0; i < n; i++) {
+		bool ok = (s32)(want[i].tsn - first_new) < 0 &&
+			  (!has_floor || (s32)(floor - want[i].tsn) < 0);
+
+		want[i].pick = false;
+		if (!ok || stop)
+			continue;
+		if (total + want[i].len > room) {
+			stop = true;
+			continue;
+		}
+		want[i].pick = true;
+		total += want[i].len;
+		picks++;
+	}
+	if (k != picks || bytes != total)
+		return "rdb: count or bytes differ from the reference";
+	for (i = 0; i < n; i++) {
+		if (got[i].tsn != want[i].tsn)
+			return "rdb: candidates not sorted by TSN";
+		if (got[i].pick != want[i].pick)
+			return "rdb: a different chunk picked";
+	}
+	if (total > room)
+		return "rdb: bundle larger than the room";
+	return NULL;
+}

@@ -77,4 +77,9 @@ void pair_resent(struct pair *t, u32 tsn);
 void pair_guard(struct pair *t, u32 guard);
 /* Check every invariant; returns false (and sets t->why) on a mismatch. */
 bool pair_check(struct pair *t);
+/* RDB's choice of chunks against a reference: NULL or what differs. */
+const char *model_rdb_choose(const struct sctp_thin_rdb *r,
+			     const struct sctp_thin_rdb_cand *in,
+			     unsigned int n, const void *tp, u32 first_new,
+			     u32 maxp, u32 room);
 #endif

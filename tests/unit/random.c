@@ -186,6 +186,172 @@ check:
 	return true;
 }
 
+/* RDB: sctp_thin_rdb_choose() against the reference on random histories
+ * and candidate sets, and the verdict on copies against the truth of a
+ * simulated lossy path with a receiver that reports duplicates as Linux
+ * does (in its next SACK).
+ */
+static long rdb_checks, rdb_repaired, rdb_truth, rdb_exact;
+
+static bool rdb_choose_seed(u64 seed)
+{
+	static const int paths[3];
+	struct sctp_thin_rdb_cand c[SCTP_THIN_RDB_SCAN];
+	struct sctp_thin_rdb r;
+	const char *why;
+	int it;
+
+	for (it = 0; it < 200; it++) {
+		u32 base = below(4) ? rnd() : 0xffffffffu - below(64);
+		unsigned int n = below(SCTP_THIN_RDB_SCAN + 1), i, h, j;
+		u32 used[SCTP_THIN_RDB_SCAN];
+		u32 tsn;
+
+		memset(&r, 0, sizeof(r));
+		h = below(24);
+		for (i = 0, tsn = base; i < h; i++) {
+			tsn += 1 + below(4);
+			sctp_thin_rdb_note(&r, tsn, &paths[below(3)]);
+		}
+		for (i = 0; i < n; i++) {
+			do {
+				tsn = base + below(100);
+				for (j = 0; j < i && used[j] != tsn; j++)
+					;
+			} while (j < i);
+			used[i] = tsn;
+			c[i].tsn = tsn;
+			c[i].len = 4 * (4 + below(150));
+			c[i].chunk = NULL;
+			c[i].pick = below(2);
+		}
+		why = model_rdb_choose(&r, c, n, &paths[below(3)],
+				       base + below(110), 1 + below(8),
+				       below(4) ? below(1500) : 0xffffffffu);
+		rdb_checks++;
+		if (why) {
+			printf("not ok - seed %llu rdb choice %d: %s\n",
+			       (unsigned long long)seed, it, why);
+			return false;
+		}
+	}
+	return true;
+}
+
+#define RDB_MSGS 300
+
+static bool rdb_verdict_seed(u64 seed)
+{
+	/* per message: received, acked (sender's view), original lost, a
+	 * copy arrived first (the truth), a carrier of a copy lost, a dup
+	 * report of it lost, judged repaired
+	 */
+	static bool got[RDB_MSGS], acked[RDB_MSGS], lost1[RDB_MSGS], fixed[RDB_MSGS];
+	static bool clost[RDB_MSGS], dlost[RDB_MSGS], judged[RDB_MSGS];
+	struct sctp_thin_rdb_track out[SCTP_THIN_RDB_TRACK];
+	struct sctp_thin_rdb_cand c[SCTP_THIN_RDB_SCAN];
+	u32 base = rnd(), loss = below(30), sack_loss = below(2) ? 0 : below(30);
+	u32 maxp = 1 + below(3), dups[SCTP_THIN_RDB_SCAN + 1];
+	unsigned int t, i, n, nd, k, exact = 0;
+	struct sctp_thin_rdb r;
+	u32 bytes, cum = 0;	/* receiver: messages 0 .. cum - 1 in */
+	static const int A;
+
+	memset(&r, 0, sizeof(r));
+	memset(got, 0, sizeof(got));
+	memset(acked, 0, sizeof(acked));
+	memset(lost1, 0, sizeof(lost1));
+	memset(fixed, 0, sizeof(fixed));
+	memset(clost, 0, sizeof(clost));
+	memset(dlost, 0, sizeof(dlost));
+	memset(judged, 0, sizeof(judged));
+	for (t = 0; t <= RDB_MSGS; t++) {
+		bool lost = below(100) < loss;
+
+		nd = 0;
+		if (t < RDB_MSGS) {
+			/* the sender's outstanding messages, newest first */
+			for (i = t, n = 0; i-- > 0 && n < SCTP_THIN_RDB_SCAN;) {
+				if (acked[i])
+					continue;
+				c[n].tsn = base + i;
+				c[n].len = 100;
+				c[n].chunk = NULL;
+				n++;
+			}
+			sctp_thin_rdb_choose(&r, c, n, &A, base + t, maxp, 1200,
+					     &bytes);
+			for (i = 0; i < n; i++) {
+				u32 m = c[i].tsn - base;
+
+				if (!c[i].pick)
+					continue;
+				sctp_thin_rdb_bundled(&r, c[i].tsn, base + t, &A);
+				if (lost) {
+					clost[m] = true;
+					continue;
+				}
+				if (got[m]) {
+					dups[nd++] = c[i].tsn;
+				} else {
+					got[m] = true;
+					fixed[m] = lost1[m];
+				}
+			}
+			sctp_thin_rdb_note(&r, base + t, &A);
+			if (lost)
+				lost1[t] = true;
+			else
+				got[t] = true;
+		} else {
+			/* the end: retransmit what is missing (no copies) */
+			for (i = 0; i < RDB_MSGS; i++)
+				got[i] = true;
+		}
+		if (t % 5 == 4)		/* a retransmission of the oldest hole */
+			for (i = 0; i < t; i++)
+				if (!got[i]) {
+					got[i] = true;
+					break;
+				}
+		while (cum < RDB_MSGS && got[cum])
+			cum++;
+		if (t < RDB_MSGS && below(100) < sack_loss) {
+			for (i = 0; i < nd; i++)	/* the SACK and its dups */
+				dlost[dups[i] - base] = true;
+			continue;
+		}
+		k = sctp_thin_rdb_sack(&r, base + cum - 1, NULL, 0, dups, nd,
+				       out);
+		for (i = 0; i < k; i++)
+			judged[out[i].tsn - base] = true;
+		for (i = 0; i < cum; i++)
+			acked[i] = true;
+	}
+	for (i = 0; i < RDB_MSGS; i++) {
+		rdb_repaired += judged[i];
+		rdb_truth += fixed[i];
+		if (r.untracked)
+			continue;	/* copies without a verdict: no claim */
+		if (fixed[i] && !judged[i]) {
+			printf("not ok - seed %llu rdb verdict: message %u %s\n",
+			       (unsigned long long)seed, i,
+			       "repaired by a copy, not judged so");
+			return false;
+		}
+		if (clost[i] || dlost[i])
+			continue;	/* judged repaired or not: either is allowed */
+		exact++;
+		if (judged[i] != fixed[i]) {
+			printf("not ok - seed %llu rdb verdict: message %u judged %d, truth %d\n",
+			       (unsigned long long)seed, i, judged[i], fixed[i]);
+			return false;
+		}
+	}
+	rdb_exact += exact;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	long steps = argc > 1 ? atol(argv[1]) : 20000;
@@ -194,6 +360,11 @@ int main(int argc, char **argv)
 	long i;
 
 	for (i = 1; i <= seeds; i++) {
+		rng_state = 0x9e3779b97f4a7c15ull * (u64)i;
+		if (rdb_choose_seed(i) && rdb_verdict_seed(i))
+			passed++;
+		else
+			failed++;
 		if (run_seed(i, steps, &done))
 			passed++;
 		else
@@ -209,6 +380,10 @@ int main(int argc, char **argv)
 	printf("%ld steps all paths acked (%ld for > %d paths), ",
 	       all_paths, many_paths, SCTP_THIN_ACKED_PATHS);
 	printf("%ld transitions; ", transitions);
+	printf("rdb: %ld choices checked, %ld copies judged repaired ",
+	       rdb_checks, rdb_repaired);
+	printf("(truth %ld, %ld messages judged exactly); ", rdb_truth,
+	       rdb_exact);
 	printf("%ld objects live\n", shim_live);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

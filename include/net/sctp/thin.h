@@ -27,7 +27,7 @@ struct sctp_sackhdr;
 #define SCTP_THIN_MECHANISMS	(SCTP_THIN_RTO_MIN | SCTP_THIN_RESTART_TIMER | \
 				 SCTP_THIN_LINEAR_TIMEOUTS | \
 				 SCTP_THIN_FAST_RETRANSMIT | \
-				 SCTP_THIN_SACK_IMMEDIATELY)
+				 SCTP_THIN_SACK_IMMEDIATELY | SCTP_THIN_RDB)
 
 #define SCTP_THIN_RTO_MIN_DEFAULT	200	/* ms, 5.2 */
 #define SCTP_THIN_LT_MAX_DEFAULT	6	/* as tcp_thin_linear_timeouts */
@@ -36,6 +36,7 @@ struct sctp_sackhdr;
 #define SCTP_THIN_MAX_GAPS		32	/* more gap blocks: thick */
 #define SCTP_THIN_MAX_DUPS		16	/* dup TSNs read per SACK */
 #define SCTP_THIN_RRTHRESH		4	/* RFC 7765 4.2: packets on a path */
+#define SCTP_THIN_RDB_MAX_BYTES_LIMIT	65535	/* thin_rdb_max_bytes */
 
 /* Bounds on what a socket without CAP_NET_ADMIN over its netns may ask
  * (net.sctp.thin_*_floor/ceiling/required); defaults = the sysctl preset.
@@ -51,6 +52,8 @@ struct sctp_thin_conf {
 	u32 rto_min;		/* ms */
 	u32 lt_max;		/* linear timeouts in a row */
 	u32 guard;		/* congestion guard, SCTP_THIN_ONE = 100 % */
+	u32 rdb_max_bytes;	/* bundled bytes per packet, 0 = MTU-bound */
+	u32 rdb_max_packets;	/* data of the last N packets, 1-8 */
 };
 
 /* Per-path state, in struct sctp_transport: the T3-rtx schedule stock
@@ -83,6 +86,8 @@ struct sctp_thin_assoc {
 	u64 strikes_deferred;	/* T3-rtx expiries stock would not have had */
 	u64 resyncs;		/* outqueue purges (peer restart, TSN reset) */
 	u64 sack_immediately;	/* packets sent with the I-bit set by us */
+	struct sctp_thin_rdb rdb;	/* redundant data bundling */
+	struct sctp_thin_rdb_cand rdb_cand[SCTP_THIN_RDB_SCAN];	/* scratch */
 	unsigned long progress;	/* jiffies of the last cum ack move */
 	bool held;		/* held back by cwnd/rwnd since last drained */
 	u32 lt_run;		/* linear timeouts since the last cum ack move */
@@ -105,6 +110,8 @@ void __sctp_thin_rm_peer(struct sctp_association *asoc,
 			 struct sctp_transport *peer);
 void __sctp_thin_packet_sent(struct sctp_association *asoc,
 			     struct sctp_packet *packet, gfp_t gfp);
+void __sctp_thin_rdb(struct sctp_association *asoc,
+		     struct sctp_packet *packet);
 void __sctp_thin_sack(struct sctp_association *asoc,
 		      struct sctp_sackhdr *sack);
 void __sctp_thin_update_rto(struct sctp_transport *tp);

@@ -71,6 +71,45 @@ struct sctp_thin_core {
 	u32 transitions;	/* thin <-> thick changes */
 };
 
+/* Redundant data bundling (RDB, our addition after the paper's section 7
+ * and Opstad et al.'s TCP RDB): copies of outstanding DATA chunks ride in
+ * front of new DATA.  The choice of chunks and the verdict on each copy
+ * are here; thin.c finds the chunks and builds the packet.
+ */
+#define SCTP_THIN_RDB_HISTORY	16	/* packets remembered, all paths */
+#define SCTP_THIN_RDB_MAX_PACKETS 8	/* limit of thin_rdb_max_packets */
+#define SCTP_THIN_RDB_SCAN	32	/* chunks looked at per packet */
+#define SCTP_THIN_RDB_TRACK	16	/* bundled TSNs awaiting a verdict */
+#define SCTP_THIN_RDB_SAT	255	/* copies and dups saturate here */
+
+struct sctp_thin_rdb_cand {
+	u32 tsn;
+	u32 len;		/* bytes on the wire, padded */
+	void *chunk;		/* the caller's, never dereferenced */
+	bool pick;		/* out: bundled */
+};
+
+struct sctp_thin_rdb_track {
+	u32 tsn;		/* a TSN sent as a bundled copy */
+	u32 carrier;		/* highest TSN of the last packet carrying it */
+	const void *transport;	/* path: compared, never dereferenced */
+	u8 copies;		/* copies sent */
+	u8 dups;		/* dup reports of it seen since the first */
+	bool valid;
+};
+
+struct sctp_thin_rdb {
+	u32 hist_tsn[SCTP_THIN_RDB_HISTORY];	/* highest TSN per packet */
+	const void *hist_tp[SCTP_THIN_RDB_HISTORY];
+	u8 hist_next;		/* slot of the next packet */
+	u8 hist_used;
+	struct sctp_thin_rdb_track track[SCTP_THIN_RDB_TRACK];
+	u64 chunks;		/* lifetime: copies bundled */
+	u64 bytes;		/* lifetime: their bytes on the wire */
+	u64 repaired;		/* lifetime: losses a copy repaired */
+	u64 untracked;		/* lifetime: copies with no verdict slot */
+};
+
 struct sctp_thin_gap {
 	u16 start;		/* offsets from the cumulative TSN ack, */
 	u16 end;		/* RFC 9260 3.3.4, host order */
@@ -103,5 +142,23 @@ void sctp_thin_core_purge_transport(struct sctp_thin_core *c,
 void sctp_thin_core_timeout(struct sctp_thin_core *c, const void *transport);
 bool sctp_thin_core_dup(struct sctp_thin_core *c, u32 tsn);
 void sctp_thin_core_resent(struct sctp_thin_core *c, u32 tsn);
+void sctp_thin_core_repaired(struct sctp_thin_core *c, u32 tsn);
+
+void sctp_thin_rdb_reset(struct sctp_thin_rdb *r);
+void sctp_thin_rdb_note(struct sctp_thin_rdb *r, u32 highest_tsn,
+			const void *transport);
+void sctp_thin_rdb_forget(struct sctp_thin_rdb *r, const void *transport);
+unsigned int sctp_thin_rdb_choose(const struct sctp_thin_rdb *r,
+				  struct sctp_thin_rdb_cand *cand,
+				  unsigned int n, const void *transport,
+				  u32 first_new, u32 max_packets, u32 room,
+				  u32 *bytes);
+void sctp_thin_rdb_bundled(struct sctp_thin_rdb *r, u32 tsn, u32 carrier,
+			   const void *transport);
+unsigned int sctp_thin_rdb_sack(struct sctp_thin_rdb *r, u32 cum_tsn,
+				const struct sctp_thin_gap *gaps,
+				unsigned int ngaps, const u32 *dups,
+				unsigned int ndups,
+				struct sctp_thin_rdb_track *out);
 
 #endif /* __NET_SCTP_THIN_CORE_H__ */

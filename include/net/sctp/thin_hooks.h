@@ -28,6 +28,16 @@ static inline void sctp_thin_packet_sent(struct sctp_association *asoc,
 		__sctp_thin_packet_sent(asoc, packet, gfp);
 }
 
+/* Redundant data bundling: first thing in sctp_packet_transmit(), before
+ * the packet's size decides GSO and the head skb is sized.
+ */
+static inline void sctp_thin_rdb(struct sctp_association *asoc,
+				 struct sctp_packet *packet)
+{
+	if (unlikely(asoc && asoc->thin))
+		__sctp_thin_rdb(asoc, packet);
+}
+
 static inline void sctp_thin_sack(struct sctp_association *asoc,
 				  struct sctp_sackhdr *sack)
 {

@@ -26,13 +26,31 @@
 #define SCTP_THIN_LOSS_ESTIMATION	0x10	/* paper 5.1: detection uses loss */
 #define SCTP_THIN_CONGESTION_GUARD	0x20	/* not thin while congested */
 #define SCTP_THIN_SACK_IMMEDIATELY	0x40	/* RFC 7053 I-bit while thin */
-#define SCTP_THIN_ALL			0x7f
+#define SCTP_THIN_ALL			0x7f	/* the mechanisms above */
+/* Redundant data bundling while thin: copies of outstanding DATA ride in
+ * front of new DATA.  It costs bytes on the wire, so SCTP_THIN_ALL (whose
+ * value programs built before it keep) does not include it.
+ */
+#define SCTP_THIN_RDB			0x80
+#define SCTP_THIN_KNOWN			0xff	/* every bit defined */
+
+/* stp_rdb_max_bytes: bounded by the path MTU only. */
+#define SCTP_THIN_RDB_MTU		0xffffffffU
 
 struct sctp_thin_params {
 	sctp_assoc_t	stp_assoc_id;	/* SCTP_{FUTURE,CURRENT,ALL}_ASSOC or id */
 	__u32		stp_flags;	/* SCTP_THIN_* mechanisms enabled */
 	__u32		stp_rto_min;	/* ms, RTOmin while thin */
 	__u32		stp_linear_timeouts_max; /* linear T3 expiries in a row */
+	/* Added later: callers built before pass the shorter optlen and
+	 * keep the current values.  0 keeps the current value.
+	 */
+	__u32		stp_rdb_max_bytes; /* bundled bytes per packet, or
+					    * SCTP_THIN_RDB_MTU
+					    */
+	__u32		stp_rdb_max_packets; /* bundle the data of the last N
+					      * packets on the path, 1-8
+					      */
 };
 
 /* sti_state bits */
@@ -68,6 +86,13 @@ struct sctp_thin_info {
 	 * SCTP_THIN_SACK_IMMEDIATELY.
 	 */
 	__u64		sti_sack_immediately;
+	/* Added later: redundant data bundling (SCTP_THIN_RDB): DATA chunk
+	 * copies bundled, their bytes, and losses a copy repaired (the
+	 * original lost, a copy delivered first).
+	 */
+	__u64		sti_rdb_chunks;
+	__u64		sti_rdb_bytes;
+	__u64		sti_rdb_repaired;
 };
 
 #endif /* _UAPI_LINUX_SCTP_THIN_H */
