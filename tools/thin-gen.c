@@ -439,6 +439,7 @@ static int parse_thin(const char *s, unsigned int *flags)
 		{ "congestion_guard", SCTP_THIN_CONGESTION_GUARD },
 		{ "si", SCTP_THIN_SACK_IMMEDIATELY },
 		{ "sack_immediately", SCTP_THIN_SACK_IMMEDIATELY },
+		{ "rdb", SCTP_THIN_RDB },
 		{ "all", SCTP_THIN_ALL },
 		{ "none", 0 },
 	};
@@ -1016,7 +1017,7 @@ static long unacked(struct sender *s, struct assoc *a)
 
 static void thin_summary(struct sender *s)
 {
-	unsigned long long v[9] = { 0 };
+	unsigned long long v[12] = { 0 };
 	unsigned int flags = 0, thin = 0, cong = 0;
 	struct sctp_thin_info ti;
 	socklen_t l;
@@ -1045,6 +1046,9 @@ static void thin_summary(struct sender *s)
 		v[5] += ti.sti_rto_min_clamps;
 		v[6] += ti.sti_restart_corrections;
 		v[8] += ti.sti_guard_undone;
+		v[9] += ti.sti_rdb_chunks;
+		v[10] += ti.sti_rdb_bytes;
+		v[11] += ti.sti_rdb_repaired;
 	}
 	if (!got) {
 		printf("thin-gen send: thin: n/a (SCTP_THIN_INFO: %s)\n", strerror(err));
@@ -1055,8 +1059,10 @@ static void thin_summary(struct sender *s)
 	printf("pkts_lost=%llu timeouts=%llu linear_timeouts=%llu fast_rtx=%llu ",
 	       v[1], v[2], v[3], v[4]);
 	printf("rto_min_clamps=%llu restart_corrections=%llu ", v[5], v[6]);
-	printf("congested_now=%u transitions=%llu guard_undone=%llu\n", cong,
+	printf("congested_now=%u transitions=%llu guard_undone=%llu ", cong,
 	       v[7], v[8]);
+	printf("rdb_chunks=%llu rdb_bytes=%llu rdb_repaired=%llu\n", v[9], v[10],
+	       v[11]);
 }
 
 /*

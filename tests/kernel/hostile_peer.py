@@ -54,7 +54,9 @@ SCTP_NODELAY = 3
 SCTP_STATUS = 14
 SCTP_THIN = 180
 SCTP_THIN_INFO = 181
-SCTP_THIN_ALL = 0x1f
+# The paper's mechanisms and redundant data bundling (SCTP_THIN_RDB 0x80):
+# copies of outstanding chunks meet the hostile SACKs too.
+SCTP_THIN_ALL = 0x1f | 0x80
 
 BASE_PORT = 9000
 BAD_FROM = 5            # relative TSNs BAD_FROM .. BAD_TO - 1: bad phase

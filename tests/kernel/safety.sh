@@ -17,6 +17,7 @@
 # 200 ms floor, the harshest case for failure detection.  Mechanisms
 # "on": the sysctl preset thin_rto_min=200 thin_restart_timer=1
 # thin_linear_timeouts=1 thin_fast_retransmit=1 thin_sack_immediately=1
+# thin_rdb=1 (redundant data bundling, not in the preset)
 # in S; "off": a socket in
 # the same netns that sets SCTP_THIN to none (thin-gen --thin none), i.e.
 # stock lksctp.
@@ -53,7 +54,7 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 [ -x "$GEN" ] || { not_ok "$GEN missing (make tests)"; thin_done; exit 1; }
 D=50
-ON="thin_rto_min=200 thin_restart_timer=1 thin_linear_timeouts=1 thin_fast_retransmit=1 thin_sack_immediately=1"
+ON="thin_rto_min=200 thin_restart_timer=1 thin_linear_timeouts=1 thin_fast_retransmit=1 thin_sack_immediately=1 thin_rdb=1"
 OUTAGE1=${SAFETY_OUTAGE1:-10}
 OUTAGE2=${SAFETY_OUTAGE2:-30}
 BULK=${SAFETY_BULK_SECONDS:-15}
@@ -188,7 +189,7 @@ sampler_stop() { kill "$SAMPLER" 2>/dev/null; wait "$SAMPLER" 2>/dev/null; }
 # than 16 KB in the socket's send buffer (TX_QUEUE of the assocs table:
 # in flight and queued), and how many THIN with less (stalled: see
 # part 3); the largest TX_QUEUE seen; how much LINEAR FASTRTX RTOMIN
-# RESTART SACKIMM grew from the first judged sample to the last; the TX_QUEUE and
+# RESTART SACKIMM RDB grew from the first judged sample to the last; the TX_QUEUE and
 # INFLIGHT of the first 8 THIN samples; the last values
 # of FLAGS SENT LOST TIMEOUTS LINEAR RTOMIN DEFERRED.  Columns of the thin
 # table are found by the header's names (-1: no such column, as DEFERRED
@@ -202,7 +203,7 @@ judge() {
 			return v
 		}
 		function col(name) { return (name in C) ? $C[name] : -1 }
-		BEGIN { split("LINEAR FASTRTX RTOMIN RESTART SACKIMM", K) }
+		BEGIN { split("LINEAR FASTRTX RTOMIN RESTART SACKIMM RDB", K) }
 		$1 == "T" { t = $2 + 0; txq = -1; next }
 		$1 == "A" { if ($14 == port) txq = $9 + 0; next }
 		$1 == "ASSOC-ID" { for (i = 1; i <= NF; i++) C[$i] = i; next }
@@ -211,7 +212,7 @@ judge() {
 		t < from + 0 || t > to + 0 || col("SENT") + 0 < least + 0 { next }
 		n && span + 0 > 0 && t > first + span { next }
 		{
-			if (!n++) { first = t; for (k = 1; k <= 5; k++) base[k] = col(K[k]) }
+			if (!n++) { first = t; for (k = 1; k <= 6; k++) base[k] = col(K[k]) }
 			if (hex(col("STATE")) % 2) {
 				if (++nt <= 8) tq = tq (tq == "" ? "" : ",") txq "/" col("INFLIGHT")
 				else if (nt == 9) tq = tq ",..."
@@ -219,12 +220,12 @@ judge() {
 				else stalled++
 			}
 			if (txq > maxq) maxq = txq
-			for (k = 1; k <= 5; k++) grew[k] = col(K[k]) - base[k]
+			for (k = 1; k <= 6; k++) grew[k] = col(K[k]) - base[k]
 		}
 		END {
 			$0 = last
 			printf "n=%d thin=%d stalled=%d maxq=%d thin_txq/inflight=%s ", n, thin, stalled, maxq, tq == "" ? "-" : tq
-			printf "linear=%d fastrtx=%d rtomin=%d restart=%d sackimm=%d ", grew[1], grew[2], grew[3], grew[4], grew[5]
+			printf "linear=%d fastrtx=%d rtomin=%d restart=%d sackimm=%d rdb=%d ", grew[1], grew[2], grew[3], grew[4], grew[5], grew[6]
 			printf "flags=%s sent=%s lost=%s timeouts=%s total_linear=%s total_rtomin=%s deferred=%s all=%d\n",
 				col("FLAGS"), col("SENT"), col("LOST"), col("TIMEOUTS"), col("LINEAR"), col("RTOMIN"), col("DEFERRED"), seen
 		}' "$1"
@@ -445,8 +446,8 @@ bulk() {
 	# SACK each, no timer or retransmission changes): at most 1 % of the
 	# packets; every other counter stays.
 	[ "$label" = greedy ] && si_max=$((J[sent] / 100))
-	check '[ "${J[linear]}${J[fastrtx]}${J[rtomin]}${J[restart]}" = 0000 ] && [ "${J[sackimm]}" -le "$si_max" ]' \
-		"bulk no mechanism acts: $label (LINEAR +${J[linear]} FASTRTX +${J[fastrtx]} RTOMIN +${J[rtomin]} RESTART +${J[restart]} SACKIMM +${J[sackimm]}, at most $si_max)"
+	check '[ "${J[linear]}${J[fastrtx]}${J[rtomin]}${J[restart]}" = 0000 ] && [ "${J[sackimm]}" -le "$si_max" ] && [ "${J[rdb]}" -le "$si_max" ]' \
+		"bulk no mechanism acts: $label (LINEAR +${J[linear]} FASTRTX +${J[fastrtx]} RTOMIN +${J[rtomin]} RESTART +${J[restart]} SACKIMM +${J[sackimm]} RDB +${J[rdb]}, at most $si_max)"
 	# Both include retransmissions.  SENT is the last sample's, up to
 	# 0.5 s and the last flights before the end; the wire count also has
 	# iperf3's TCP control and SCTP control packets, and counts a dropped

@@ -118,6 +118,69 @@ static void check_info_sizes(int fd)
 	CHECK(rc == 0 && len == sizeof(ti), "longer optlen: trimmed");
 }
 
+/* RDB's limits in SCTP_THIN (stp_rdb_max_bytes, stp_rdb_max_packets):
+ * netns defaults, bad values, and callers built before them (the shorter
+ * struct: accepted, RDB limits kept, nothing written past it).
+ */
+static int set_rdb(int fd, unsigned int flags, unsigned int bytes,
+		   unsigned int packets)
+{
+	struct sctp_thin_params p = {
+		.stp_flags = flags,
+		.stp_rdb_max_bytes = bytes,
+		.stp_rdb_max_packets = packets,
+	};
+
+	return setsockopt(fd, IPPROTO_SCTP, SCTP_THIN, &p, sizeof(p));
+}
+
+static void test_rdb_params(void)
+{
+	socklen_t old = offsetof(struct sctp_thin_params, stp_rdb_max_bytes);
+	int fd = socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP), rc, bytes;
+	struct sctp_thin_params p;
+	socklen_t len;
+
+	bytes = read_sysctl("thin_rdb_max_bytes");
+	rc = get_params(fd, 0, &p);
+	CHECK(rc == 0 && p.stp_rdb_max_packets ==
+	      (unsigned int)read_sysctl("thin_rdb_max_packets") &&
+	      p.stp_rdb_max_bytes == (bytes ? (unsigned int)bytes : SCTP_THIN_RDB_MTU),
+	      "rdb: netns defaults (bytes %u, packets %u)", p.stp_rdb_max_bytes,
+	      p.stp_rdb_max_packets);
+	rc = set_rdb(fd, SCTP_THIN_RDB, 0, 9);
+	CHECK(rc < 0 && errno == EINVAL, "rdb: max_packets 9 -> EINVAL");
+	rc = set_rdb(fd, SCTP_THIN_RDB, 70000, 1);
+	CHECK(rc < 0 && errno == EINVAL, "rdb: max_bytes 70000 -> EINVAL");
+	rc = set_rdb(fd, SCTP_THIN_RDB | SCTP_THIN_ALL, 400, 1);
+	rc |= get_params(fd, 0, &p);
+	CHECK(rc == 0 && p.stp_flags == (SCTP_THIN_RDB | SCTP_THIN_ALL) &&
+	      p.stp_rdb_max_bytes == 400 && p.stp_rdb_max_packets == 1,
+	      "rdb: on with 400 bytes, 1 packet, in effect");
+	memset(&p, 0, sizeof(p));
+	p.stp_flags = SCTP_THIN_RDB;
+	rc = setsockopt(fd, IPPROTO_SCTP, SCTP_THIN, &p, old);
+	rc |= get_params(fd, 0, &p);
+	CHECK(rc == 0 && p.stp_flags == SCTP_THIN_RDB &&
+	      p.stp_rdb_max_bytes == 400,
+	      "rdb: the shorter (older) struct accepted, limits kept");
+	rc = set_rdb(fd, SCTP_THIN_RDB, SCTP_THIN_RDB_MTU, 0);
+	rc |= get_params(fd, 0, &p);
+	CHECK(rc == 0 && p.stp_rdb_max_bytes == SCTP_THIN_RDB_MTU &&
+	      p.stp_rdb_max_packets == 1,
+	      "rdb: SCTP_THIN_RDB_MTU: bounded by the MTU only; 0 keeps packets");
+	memset(&p, 0, sizeof(p));
+	p.stp_rdb_max_bytes = 12345;
+	len = old;
+	rc = getsockopt(fd, IPPROTO_SCTP, SCTP_THIN, &p, &len);
+	CHECK(rc == 0 && len == old && p.stp_rdb_max_bytes == 12345,
+	      "rdb: get with the older size, nothing written past it");
+	len = old - 4;
+	rc = getsockopt(fd, IPPROTO_SCTP, SCTP_THIN, &p, &len);
+	CHECK(rc < 0 && errno == EINVAL, "SCTP_THIN shorter than its first version -> EINVAL");
+	close(fd);
+}
+
 static void msleep(int ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -409,6 +472,26 @@ static void check_bounds_on(int fd, const char *what, int priv, int floor)
 		      what, floor - 1, priv ? "accepted" : "EPERM", rc,
 		      strerror(errno));
 	}
+	/* RDB: the netns's thin_rdb_max_packets (1) bounds max_packets,
+	 * and its thin_rdb_max_bytes (500 here), when set, max_bytes.
+	 */
+	rc = set_rdb(fd, SCTP_THIN_ALL | SCTP_THIN_RDB, 500, 1);
+	CHECK(rc == 0, "%s: rdb within the netns limits (500 bytes, 1 packet) accepted", what);
+	errno = 0;
+	rc = set_rdb(fd, SCTP_THIN_ALL | SCTP_THIN_RDB, 0, 2);
+	CHECK(priv ? rc == 0 : rc < 0 && errno == EPERM,
+	      "%s: rdb 2 packets (netns 1) -> %s (%s)", what,
+	      priv ? "accepted" : "EPERM", strerror(errno));
+	errno = 0;
+	rc = set_rdb(fd, SCTP_THIN_ALL | SCTP_THIN_RDB, 600, 1);
+	CHECK(priv ? rc == 0 : rc < 0 && errno == EPERM,
+	      "%s: rdb 600 bytes (netns 500) -> %s (%s)", what,
+	      priv ? "accepted" : "EPERM", strerror(errno));
+	errno = 0;
+	rc = set_rdb(fd, SCTP_THIN_ALL | SCTP_THIN_RDB, SCTP_THIN_RDB_MTU, 1);
+	CHECK(priv ? rc == 0 : rc < 0 && errno == EPERM,
+	      "%s: rdb bounded by the MTU only (netns 500) -> %s (%s)", what,
+	      priv ? "accepted" : "EPERM", strerror(errno));
 	rc = set_params(fd, 0, 0, 0, 0);
 	rc |= get_params(fd, 0, &p);
 	CHECK(rc == 0 && p.stp_flags == 0,
@@ -464,6 +547,7 @@ int main(int argc, char **argv)
 	}
 	test_defaults_and_errors(port);
 	test_one_to_many(port + 1);
+	test_rdb_params();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

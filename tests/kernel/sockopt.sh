@@ -41,6 +41,8 @@ bounds() {
 	THIN_FAIL=$((THIN_FAIL + $(echo "$out" | grep -c '^not ok')))
 	echo "$out" | grep -q '^[0-9]* passed, [0-9]* failed$' || not_ok "[$label] sockopt bounds ran to the end"
 }
+# RDB's netns limits for the bounds: 1 packet (the default), 500 bytes.
+sysctl -q -w net.sctp.thin_rdb_max_bytes=500
 bounds root priv 7720
 bounds "unshare -U" unpriv 7730 unshare -U
 bounds nobody unpriv 7740 setpriv --reuid=65534 --regid=65534 --clear-groups
@@ -48,5 +50,6 @@ sysctl -q -w net.sctp.thin_rto_min_floor=100
 bounds "floor 100, unshare -U" unpriv 7750 unshare -U
 bounds "floor 100, root" priv 7760
 sysctl -q -w net.sctp.thin_rto_min_floor=200
+sysctl -q -w net.sctp.thin_rdb_max_bytes=0
 check 'thin_objects_zero 10' "every thin object freed after close ($(cat /sys/module/sctp/parameters/thin_objects) left)"
 thin_done
