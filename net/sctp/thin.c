@@ -651,12 +651,13 @@ void __sctp_thin_rdb(struct sctp_association *asoc, struct sctp_packet *packet)
 		chunk = list_entry(pos, struct sctp_chunk, transmitted_list);
 		if (++scan > SCTP_THIN_RDB_SCAN || n == SCTP_THIN_RDB_SCAN)
 			break;
-		if (!list_empty(&chunk->list) || chunk->tsn_gap_acked ||
-		    !chunk->has_tsn || sctp_thin_rdb_abandoned(chunk))
-			continue;	/* in this packet, acked, or gone */
+		if (!list_empty(&chunk->list) || !chunk->has_tsn)
+			continue;	/* in this packet */
 		cand[n].tsn = ntohl(chunk->subh.data_hdr->tsn);
 		cand[n].len = SCTP_PAD4(chunk->skb->len);
 		cand[n].chunk = chunk;
+		cand[n].acked = chunk->tsn_gap_acked;
+		cand[n].gone = sctp_thin_rdb_abandoned(chunk);
 		n++;
 	}
 	k = sctp_thin_rdb_choose(&ta->rdb, cand, n, tp, lo,

@@ -576,8 +576,9 @@ void sctp_thin_rdb_forget(struct sctp_thin_rdb *r, const void *transport)
 
 /* Which of the @n candidates go in front of a packet on @transport whose
  * lowest new TSN is @first_new.  The caller passes the DATA chunks
- * outstanding on that path that the peer has not acked (no gap ack) and
- * that are not abandoned (PR-SCTP), in any order.  Bundled: those below
+ * outstanding on that path, in any order, with those the peer gap-acked
+ * (acked) and those abandoned (gone, PR-SCTP) marked: never bundled.
+ * Bundled: of the others, those below
  * @first_new sent in the last @max_packets packets on the path (above the
  * highest TSN of the packet before them; with a shorter history, all),
  * oldest first (they waited longest), while their total fits in @room
@@ -617,7 +618,8 @@ unsigned int sctp_thin_rdb_choose(const struct sctp_thin_rdb *r,
 	for (i = 0; i < n; i++)
 		cand[i].pick = false;
 	for (i = 0; i < n; i++) {
-		if (!sctp_thin_before(cand[i].tsn, first_new) ||
+		if (cand[i].acked || cand[i].gone ||
+		    !sctp_thin_before(cand[i].tsn, first_new) ||
 		    (has_floor && !sctp_thin_before(floor, cand[i].tsn)))
 			continue;
 		if (cand[i].len > room - total)

@@ -512,6 +512,8 @@ static void cand_set(struct sctp_thin_rdb_cand *c, u32 tsn, u32 len)
 	c->tsn = tsn;
 	c->len = len;
 	c->chunk = NULL;
+	c->acked = false;
+	c->gone = false;
 	c->pick = true;		/* must be cleared */
 }
 
@@ -557,6 +559,16 @@ static void t_rdb_choose(void)
 	      bytes == 0 && !c[0].pick, "nothing fits: nothing bundled");
 	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, 8, 1, 300, &bytes) == 1,
 	      "exactly the room fits");
+	/* gap-acked and abandoned chunks are never bundled, and they do not
+	 * end the bundle
+	 */
+	cand_set(&c[0], 5, 100);
+	cand_set(&c[1], 6, 100);
+	cand_set(&c[2], 7, 100);
+	c[0].acked = true;
+	c[2].gone = true;
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, 8, 1, 1000, &bytes) == 1 &&
+	      picked(c, 3) == 1u << 6, "gap-acked 5 and abandoned 7 not bundled");
 	/* history: the last max_packets packets on this path */
 	sctp_thin_rdb_note(&r, 3, &A);
 	sctp_thin_rdb_note(&r, 4, &B);

@@ -65,6 +65,8 @@ static void fuzz_rdb(const u8 *data, size_t size, u32 base)
 			c[n].tsn = base + (a >> 2) + b % 64;
 			c[n].len = 4 * (1 + b / 2);
 			c[n].chunk = NULL;
+			c[n].acked = b & 0x80;
+			c[n].gone = (a & 0x40) && (b & 1);
 			c[n].pick = a & 0x80;
 			for (j = 0; j < n && c[j].tsn != c[n].tsn; j++)
 				;

@@ -434,8 +434,8 @@ bool pair_check(struct pair *t)
 
 /* RDB: sctp_thin_rdb_choose() against a brute-force reference.  The
  * reference walks the history newest first for the (maxp + 1)-th packet
- * on @tp (the floor), takes the candidates below @first_new and above the
- * floor in TSN order, and keeps the longest run from the oldest that fits
+ * on @tp (the floor), takes the candidates neither acked nor gone, below
+ * @first_new and above the floor, in TSN order, and keeps the longest run from the oldest that fits
  * in @room.  Returns NULL or what differs.
  */
 static int tsn_cmp(const void *a, const void *b)
@@ -476,7 +476,8 @@ const char *model_rdb_choose(const struct sctp_thin_rdb *r,
 	 */
 	qsort(want, n, sizeof(*want), tsn_cmp);
 	for (i = 0; i < n; i++) {
-		bool ok = (s32)(want[i].tsn - first_new) < 0 &&
+		bool ok = !want[i].acked && !want[i].gone &&
+			  (s32)(want[i].tsn - first_new) < 0 &&
 			  (!has_floor || (s32)(floor - want[i].tsn) < 0);
 
 		want[i].pick = false;

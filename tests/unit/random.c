@@ -223,6 +223,8 @@ static bool rdb_choose_seed(u64 seed)
 			c[i].tsn = tsn;
 			c[i].len = 4 * (4 + below(150));
 			c[i].chunk = NULL;
+			c[i].acked = below(6) == 0;
+			c[i].gone = below(8) == 0;
 			c[i].pick = below(2);
 		}
 		why = model_rdb_choose(&r, c, n, &paths[below(3)],
@@ -277,6 +279,8 @@ static bool rdb_verdict_seed(u64 seed)
 				c[n].tsn = base + i;
 				c[n].len = 100;
 				c[n].chunk = NULL;
+				c[n].acked = false;
+				c[n].gone = false;
 				n++;
 			}
 			sctp_thin_rdb_choose(&r, c, n, &A, base + t, maxp, 1200,

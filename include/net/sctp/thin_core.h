@@ -86,6 +86,8 @@ struct sctp_thin_rdb_cand {
 	u32 tsn;
 	u32 len;		/* bytes on the wire, padded */
 	void *chunk;		/* the caller's, never dereferenced */
+	bool acked;		/* gap-acked: the peer has it */
+	bool gone;		/* abandoned (PR-SCTP) */
 	bool pick;		/* out: bundled */
 };
 
