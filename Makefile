@@ -20,6 +20,8 @@
 #   make bench-overhead    bulk throughput/CPU: stock vs switches off vs on
 #   make bench-fairness    thin vs greedy, 50 thin vs 50 stock (1 Mbit/s)
 #   make bench-scale       10 and 1000 associations on one socket
+#   make bench-rdb         RDB: interval sweep (RTT 100 ms, 5 % loss, default
+#                          receivers) and bursty loss: stock, thin, thin+RDB
 #   make soak              long reliability tests, fuzzing, mutants (scripts/soak.sh)
 #   make mutants           each test must catch the bug it guards (tests/mutants)
 
@@ -55,7 +57,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(TREE)/net/sctp \
 
 .PHONY: tests all modules prepare install uninstall dkms-install patches style \
 	sparse w1 check check-kernel print-kver unit vm-check regress demo clean deps kernels install-sysctl \
-	experiment bench-overhead bench-fairness bench-scale soak mutants
+	experiment bench-overhead bench-fairness bench-scale bench-rdb soak mutants
 
 all: modules
 
@@ -130,6 +132,15 @@ demo:
 
 experiment:
 	@tools/experiment.sh $(EXP_ARGS)
+
+# RDB's benchmarks (reports, not tests): RDB_SECONDS per cell (60).
+bench-rdb:
+	@tools/experiment.sh --name rdb-sweep --rtt 100 --loss u5 \
+		--interval "50 100 150 200 250" --seconds $${RDB_SECONDS:-60} \
+		--variants "stock all rdb" --receiver default
+	@tools/experiment.sh --name rdb-bursty --rtt 100 --loss ge \
+		--interval "100 250" --seconds $${RDB_SECONDS:-60} \
+		--variants "stock all rdb rdb2" --receiver default
 
 bench-overhead:
 	@tools/bench-overhead.sh

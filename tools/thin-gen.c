@@ -412,6 +412,7 @@ struct opts {
 	double state_every;
 	int thin_set, thin_strict, ports, expect, progress, tcp_thin, sack_imm;
 	unsigned int thin_flags, thin_rto_min, thin_lt_max, rto_min;
+	unsigned int thin_rdb_packets;
 	double interval, duration, drain, pareto_shape, connect_timeout;
 	const struct profile *profile;
 	const char *log, *addr;
@@ -709,6 +710,7 @@ static void apply_thin(struct opts *o, int fd)
 		.stp_flags = o->thin_flags,
 		.stp_rto_min = o->thin_rto_min,
 		.stp_linear_timeouts_max = o->thin_lt_max,
+		.stp_rdb_max_packets = o->thin_rdb_packets,
 	};
 	static int warned;
 
@@ -1752,7 +1754,9 @@ static void help_exit(int rc)
 		"  sink's accept().  --warmup: one unlogged message per association,\n"
 		"  acknowledged before the traffic (an RTT sample on each), sent at\n"
 		"  --warmup-rate messages/s over all associations (1000; 0: at once).\n"
-		"FLAGS: a number (0x7f) or a list of rto_min,restart,linear,fr,loss,guard,si,all,none.\n"
+		"FLAGS: a number (0x7f) or a list of rto_min,restart,linear,fr,loss,guard,si,rdb,\n"
+		"  all (the paper's and si, not rdb), none.  --thin-rdb-packets N: RDB copies\n"
+		"  from the last N packets (1-8; default: the netns's thin_rdb_max_packets).\n"
 		"--sack-immediately: SCTP_SACK_IMMEDIATELY (the I-bit) on every message.\n"
 		"Without --thin the socket keeps the module's defaults (sysctls).\n"
 		"One-to-many: association i goes to PORT+i (sink --ports N).\n"
@@ -1784,6 +1788,7 @@ int main(int argc, char **argv)
 		{ "state-every", 1, 0, 'E' }, { "ready-file", 1, 0, 'Q' },
 		{ "wait-file", 1, 0, 'W' }, { "warmup", 0, 0, 'U' },
 		{ "warmup-rate", 1, 0, 'u' }, { "sack-immediately", 0, 0, 'I' },
+		{ "thin-rdb-packets", 1, 0, 'B' },
 		{ "help", 0, 0, 'h' }, { 0 }
 	};
 	struct opts o = {
@@ -1872,6 +1877,9 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			o.thin_rto_min = num(optarg, "--thin-rto-min", 1, 1e7);
+			break;
+		case 'B':
+			o.thin_rdb_packets = num(optarg, "--thin-rdb-packets", 1, 8);
 			break;
 		case 'r':
 			o.rto_min = num(optarg, "--rto-min", 1, 1e7);

@@ -28,6 +28,9 @@
 #   rtomin linear restart fr   one thin mechanism (SCTP_THIN, + loss est.)
 #   noi       every thin mechanism but SACK-IMMEDIATELY (the I-bit)
 #   all       every thin mechanism
+#   rdb       every thin mechanism and redundant data bundling (copies
+#             from the last packet, thin_rdb_max_packets 1)
+#   rdb2      as rdb, copies from the last 2 packets
 #   noguard   every thin mechanism but the congestion guard
 #   off       thin-sctp module, SCTP_THIN with no mechanism (control)
 #   tcp       TCP (RACK-TLP, Debian defaults)
@@ -109,6 +112,8 @@ for v in "$@"; do
 	off) port=7080 opt="--thin none" ;;
 	noguard) port=7110 opt="--thin rto_min,restart,linear,fr,loss,si" ;;
 	noi) port=7130 opt="--thin rto_min,restart,linear,fr,loss,guard" ;;
+	rdb) port=7140 opt="--thin all,rdb --thin-rdb-packets 1" ;;
+	rdb2) port=7150 opt="--thin all,rdb --thin-rdb-packets 2" ;;
 	tcp) port=7090 proto=tcp ;;
 	tcp-thin) port=7100 proto=tcp opt="--tcp-thin" ;;
 	*) echo "guest-exp: unknown variant $v" >&2; exit 2 ;;
