@@ -243,7 +243,8 @@ fi
 #    repair is the fast retransmit on the SACK that 8's packet brings back
 #    (thin: ~200 ms later), stock's waits for three indications or T3.
 #    The repair time is from the dropped transmission to the first copy
-#    of the TSN the emulator let through.  The verdict (rdb_repaired)
+#    of the TSN the emulator let through (-A: thin-drop drops any packet
+#    carrying message 7's first transmission, even behind a copy of 6).  The verdict (rdb_repaired)
 #    finds message 7's loss; a copy of message 6 that rode in 7's lost
 #    packet never comes back as a dup report, so 6 may count too (a lost
 #    carrier counts as a loss: never fewer than there were).
@@ -254,15 +255,15 @@ repair() {
 	awk -v p="-$2" -v k="$3" 'index($2, p) && $3 == k && !t0 { t0 = $1 }
 		index($2, p) && $3 == k && $5 == "PASS" { printf "%d", ($1 - t0) / 1e6; exit }' "$1"
 }
-thin_scenario rdb-none "" 5191 "-d 7:1" -S "$R100" -w 8000
+thin_scenario rdb-none "" 5191 "-A -d 7:1" -S "$R100" -w 8000
 g=$(repair "$OUTDIR/rdb-none.log" 5191 7)
 expect "g >= 300" "no thin mechanism: message 7 repaired after 3 indications or T3"
 if [ $STOCK = 0 ]; then
-	thin_scenario rdb-off "$ALL thin_sack_immediately=1" 5192 "-d 7:1" -S "$R100" -w 8000
+	thin_scenario rdb-off "$ALL thin_sack_immediately=1" 5192 "-A -d 7:1" -S "$R100" -w 8000
 	g=$(repair "$OUTDIR/rdb-off.log" 5192 7)
 	expect "g >= 180 && g <= 450" "thin without RDB: fast retransmit on the SACK of message 8"
 	g=$(thin_kv rdb-off rdb_chunks); expect "g == 0" "RDB off: no copy bundled"
-	thin_scenario rdb-on "$ALL thin_sack_immediately=1 thin_rdb=1" 5193 "-d 7:1" -S "$R100" -w 8000
+	thin_scenario rdb-on "$ALL thin_sack_immediately=1 thin_rdb=1" 5193 "-A -d 7:1" -S "$R100" -w 8000
 	g=$(repair "$OUTDIR/rdb-on.log" 5193 7)
 	expect "g >= 70 && g <= 160" "RDB: message 7's copy rides in message 8's packet (interval 100 ms)"
 	g=$(thin_kv rdb-on rdb_chunks); expect "g >= 1" "RDB: copies bundled counted"

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Deterministic SCTP loss injector and sender-side capture, on NFQUEUE.
  *
- *   thin-drop -q QUEUE -l LOG [-d K:N]... [-s K:N]... [-t SECONDS]
+ *   thin-drop -q QUEUE -l LOG [-A] [-d K:N]... [-s K:N]... [-t SECONDS]
  *
  * Every IPv4 SCTP packet queued to QUEUE is examined.  For each flow
  * (source/destination address and port), the TSN of the first DATA chunk
  * ever seen is the flow's base; "-d K:N" drops the first N transmissions
- * of TSN base + K (K counts DATA chunks from 0).  "-s K:N" drops the
+ * of TSN base + K (K counts DATA chunks from 0): the packets whose first
+ * DATA chunk it is, or with -A any packet that carries it (redundant data
+ * bundling puts copies of older chunks first).  "-s K:N" drops the
  * first N SACKs whose cumulative TSN ack is base + K or later and that
  * report no duplicate TSNs: a stretch of lost SACKs that makes the
  * sender time out spuriously, while the SACKs telling it so (their dup
@@ -53,7 +55,7 @@ struct rule {
 static struct flow flows[MAX_FLOWS];
 static int nflows;
 static struct rule rules[MAX_RULES], sack_rules[MAX_RULES];
-static int nrules, nsack_rules;
+static int nrules, nsack_rules, any_chunk;
 static FILE *logf;
 static volatile sig_atomic_t stop;
 
@@ -96,8 +98,9 @@ static int examine(uint8_t *pkt, int len)
 	struct iphdr *ip = (struct iphdr *)pkt;
 	const uint8_t *sh, *c, *end;
 	uint64_t t = now_ns();
+	uint32_t loff[64], ltx[64];
 	struct flow *f;
-	int drop = 0, i, first = 1;
+	int drop = 0, i, first = 1, nl = 0;
 
 	if (len < (int)sizeof(*ip) || ip->version != 4 ||
 	    ip->protocol != IPPROTO_SCTP)
@@ -124,13 +127,13 @@ static int examine(uint8_t *pkt, int len)
 			if (off < MAX_TSNS) {
 				uint8_t tx = f->tx[off] < 255 ? ++f->tx[off] : 255;
 
-				for (i = 0; i < nrules && first; i++)
+				for (i = 0; i < nrules && (first || any_chunk); i++)
 					if (rules[i].k == off && tx <= rules[i].n)
 						drop = 1;
-				fprintf(logf, "%llu %u-%u %u %u %s\n",
-					(unsigned long long)t, f->sport,
-					f->dport, off, tx,
-					drop ? "DROP" : "PASS");
+				if (nl < 64) {
+					loff[nl] = off;
+					ltx[nl++] = tx;
+				}
 			}
 			first = 0;
 		} else if (c[0] == 3 && c + 16 <= end) {
@@ -163,6 +166,11 @@ static int examine(uint8_t *pkt, int len)
 		}
 		c += (clen + 3) & ~3;
 	}
+	/* DATA chunks logged once the packet's fate is known. */
+	for (i = 0; i < nl; i++)
+		fprintf(logf, "%llu %u-%u %u %u %s\n", (unsigned long long)t,
+			f->sport, f->dport, loff[i], ltx[i],
+			drop ? "DROP" : "PASS");
 	fflush(logf);
 	return drop;
 }
@@ -206,8 +214,11 @@ int main(int argc, char **argv)
 	char buf[65536] __attribute__((aligned));
 	uint64_t deadline;
 
-	while ((opt = getopt(argc, argv, "q:l:d:s:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "Aq:l:d:s:t:")) != -1) {
 		switch (opt) {
+		case 'A':
+			any_chunk = 1;
+			break;
 		case 'q':
 			queue = atoi(optarg);
 			break;
@@ -226,7 +237,7 @@ int main(int argc, char **argv)
 			seconds = atoi(optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: %s -q Q -l LOG [-d K:N]... [-s K:N]... [-t S]\n",
+			fprintf(stderr, "usage: %s -q Q -l LOG [-A] [-d K:N]... [-s K:N]... [-t S]\n",
 				argv[0]);
 			return 2;
 		}
