@@ -31,7 +31,8 @@ step regress tests/regress/run
 
 # The other kernel lines (scripts/kernel-line.sh), each on its newest
 # release installed here: build, load, the mechanism scenarios on ours and
-# on that kernel's stock module, and the lksctp-tools regression.  The full
+# on that kernel's stock module, and the lksctp-tools regression (stock,
+# ours, ours with every mechanism on).  The full
 # suite on one of them: make check-kernel KVER=...  A line whose packages
 # are not installed (make deps KVER=...) is skipped, not failed.
 primary=$(make -s --no-print-directory print-kver)
@@ -56,7 +57,9 @@ for line in $(scripts/kernel-line.sh --lines); do
 	step "load-$line" tests/vm/run --kver "$rel" --out "$o/load" -- tests/kernel/module.sh
 	step "mech-$line" tests/vm/run --kver "$rel" --out "$o/mech" -- tests/kernel/mechanisms.sh
 	step "mstock-$line" tests/vm/run --kver "$rel" --stock --out "$o/mech-stock" -- tests/kernel/mechanisms.sh
-	step "regress-$line" tests/regress/run --kver "$rel"
+	# "ours-rdb" has every mechanism on (the preset and RDB); the
+	# preset alone (ours-thin) runs on the primary line.
+	step "regress-$line" env REGRESS_CONFIGS="ours ours-rdb" tests/regress/run --kver "$rel"
 done
 
 steps_end
