@@ -835,7 +835,8 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 	 * 7.2.4, 7.2.3: once per fast recovery), and the loss counts for
 	 * the estimate and the congestion guard.
 	 */
-	n = sctp_thin_rdb_sack(&ta->rdb, ntohl(sack->cum_tsn_ack), gaps, n,
+	n = !ta->rdb.chunks ? 0 :	/* never bundled: no verdict due */
+	    sctp_thin_rdb_sack(&ta->rdb, ntohl(sack->cum_tsn_ack), gaps, n,
 			       dup, dups, repaired);
 	for (i = 0; i < n; i++) {
 		sctp_thin_core_repaired(&ta->core, repaired[i].tsn);
