@@ -106,13 +106,27 @@ for sc in "${SCENARIOS[@]}"; do
 		SEND[$fl]=$!
 	done
 	# Faults start once every flow is connected and sending (connection
-	# set-up under loss would eat the fault window), for DUR seconds.
+	# set-up under loss would eat the fault window), for DUR seconds:
+	# every association ESTABLISHED (ST 3) on the sender's side, whose
+	# COOKIE-ACK has arrived.  (Counting the sink's side alone once let a
+	# fault begin while COOKIE-ACKs were still in the emulator's queue,
+	# which replacing its qdisc drops: a 7.3 run had one association of
+	# two flows never come up in 60 s.)  Both tables are logged every
+	# 0.5 s while the scenario runs, in $name.assocs.
+	( while :; do
+		for ns in $S $R; do
+			echo "== $(date +%s.%N) ${ns: -1}"
+			ip netns exec $ns cat /proc/net/sctp/assocs
+		done
+		sleep 0.5
+	done ) >"$OUT/$name.assocs" 2>&1 &
+	mon=$!
 	for i in $(seq 1 300); do
-		n=$(ip netns exec $R tail -n +2 /proc/net/sctp/assocs | wc -l)
+		n=$(ip netns exec $S awk 'NR > 1 && $5 == 3' /proc/net/sctp/assocs | wc -l)
 		[ "$n" -ge "$nassocs" ] && break
 		sleep 0.1
 	done
-	echo "# $name: $n associations up after ${i}00 ms"
+	echo "# $name: $n associations established after ${i}00 ms"
 	# shellcheck disable=SC2046
 	thin_lab_netem fwd $(netem_opts "$fwd")
 	# shellcheck disable=SC2046
@@ -134,6 +148,8 @@ for sc in "${SCENARIOS[@]}"; do
 		done
 		sleep 0.1
 	done
+	kill $mon 2>/dev/null
+	wait $mon 2>/dev/null
 	# Every sender has closed: each sink must see all its associations
 	# shut down within 30 s.
 	for i in $(seq 1 300); do
