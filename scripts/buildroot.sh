@@ -123,7 +123,17 @@ setup() {
 			--no-install-recommends $pkgs >"$CACHE/install-$kver.log" 2>&1 ||
 			die "installing $pkgs failed; see $CACHE/install-$kver.log"
 	fi
-	for p in "linux-headers-$kver" "$src"; do
+	# DKMS as a user of that release runs it (make check-kernel's dkms
+	# step): the root's own dkms, and git for the tree's file list.
+	n=$(in_root "$root" dpkg-query -W -f='${Status}\n' dkms git 2>/dev/null |
+		grep -c 'install ok installed' || true)
+	if [ "$n" != 2 ]; then
+		in_root "$root" apt-get update -q >/dev/null || die "apt-get update in $r failed"
+		in_root "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			--no-install-recommends dkms git >"$CACHE/install-dkms-$root.log" 2>&1 ||
+			die "installing dkms git failed; see $CACHE/install-dkms-$root.log"
+	fi
+	for p in "linux-headers-$kver" "$src" dkms; do
 		echo "buildroot: $root: $p $(in_root "$root" dpkg-query -W -f='${Version}' "$p")"
 	done
 

@@ -27,7 +27,10 @@ step patches make -s KVER="$KVER" patches
 if [ "$root" = host ]; then
 	step dkms scripts/dkms-check.sh
 else
-	skip dkms "$KVER builds in the $root build root; DKMS runs on a $root system"
+	# The build root is a Debian system of the line's own release (7.x:
+	# trixie, with its dkms, gcc-14 and the line's headers): DKMS runs
+	# there as on such a host, where the Makefile builds natively.
+	step dkms scripts/buildroot.sh run "$root" env KVER="$KVER" bash scripts/dkms-check.sh
 fi
 step install tests/vm/run --kver "$KVER" --noload --out "$LOG/install" -- tests/kernel/install.sh
 step vm tests/vm/run --kver "$KVER" --out "$LOG/vm" -- tests/vm/suite.sh

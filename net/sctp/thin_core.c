@@ -659,6 +659,7 @@ void sctp_thin_rdb_bundled(struct sctp_thin_rdb *r, u32 tsn, u32 carrier,
 		return;
 	}
 	free->tsn = tsn;
+	free->first = carrier;
 	free->carrier = carrier;
 	free->transport = transport;
 	free->copies = 1;
@@ -666,16 +667,42 @@ void sctp_thin_rdb_bundled(struct sctp_thin_rdb *r, u32 tsn, u32 carrier,
 	free->valid = true;
 }
 
+/* Is any TSN in @lo .. @hi acked by this SACK? */
+static bool sctp_thin_range_acked(u32 lo, u32 hi, u32 cum,
+				  const struct sctp_thin_gap *gaps,
+				  unsigned int ngaps)
+{
+	unsigned int i;
+
+	if (!sctp_thin_before(cum, lo))
+		return true;
+	for (i = 0; i < ngaps; i++) {
+		if (!gaps[i].start || gaps[i].start > gaps[i].end)
+			continue;
+		if (!sctp_thin_before(hi, cum + gaps[i].start) &&
+		    !sctp_thin_before(cum + gaps[i].end, lo))
+			return true;
+	}
+	return false;
+}
+
 /* The verdict on bundled TSNs (ours; TCP RDB infers it from ACK timing).
- * A stock receiver reports each DATA chunk it already had as a duplicate
- * TSN (RFC 9260 6.2, 3.3.4).  If the original of a bundled TSN arrived,
- * every copy is a duplicate; if it was lost, the first copy to arrive is
- * not.  So once the TSN and the last packet carrying a copy are both
- * acked (every copy that arrived has been seen), fewer dup reports than
- * copies means a copy repaired a loss.  A lost dup report or a lost
- * carrier counts as a loss too: never fewer losses than there were.
- * Returns the number repaired; @out gets each (room for
- * SCTP_THIN_RDB_TRACK).
+ * A SACK is the receiver's state when it was sent.  If it acks a bundled
+ * TSN but no TSN from the first packet carrying a copy to the last (each
+ * carrier's highest TSN is new data in that range, acked once the
+ * carrier is in), no copy had arrived: the original (or a
+ * retransmission of it) did, and there is no loss to count.  Otherwise,
+ * a stock receiver reports each DATA chunk it already had as a duplicate
+ * TSN (RFC 9260 6.2, 3.3.4): if the original arrived, every copy is a
+ * duplicate; if it was lost, the first copy to arrive is not.  So once
+ * the TSN and the last carrier are both acked (every copy that arrived
+ * has been seen), fewer dup reports than copies means a copy repaired a
+ * loss.  A lost dup report or a lost carrier counts as a loss too, when
+ * no earlier SACK showed the original in: never fewer losses than there
+ * were.  (One exception, documented: a receiver out of window that drops
+ * a carrier's new TSN yet takes its copy makes the copy look like the
+ * original; a thin stream does not fill the window.)  Returns the number
+ * repaired; @out gets each (room for SCTP_THIN_RDB_TRACK).
  */
 unsigned int sctp_thin_rdb_sack(struct sctp_thin_rdb *r, u32 cum_tsn,
 				const struct sctp_thin_gap *gaps,
@@ -695,9 +722,14 @@ unsigned int sctp_thin_rdb_sack(struct sctp_thin_rdb *r, u32 cum_tsn,
 	for (j = 0; j < SCTP_THIN_RDB_TRACK; j++) {
 		struct sctp_thin_rdb_track *t = &r->track[j];
 
-		if (!t->valid ||
-		    !sctp_thin_acked(t->tsn, cum_tsn, gaps, ngaps) ||
-		    !sctp_thin_acked(t->carrier, cum_tsn, gaps, ngaps))
+		if (!t->valid || !sctp_thin_acked(t->tsn, cum_tsn, gaps, ngaps))
+			continue;
+		if (!sctp_thin_range_acked(t->first, t->carrier, cum_tsn, gaps,
+					   ngaps)) {
+			t->valid = false;	/* in before any copy */
+			continue;
+		}
+		if (!sctp_thin_acked(t->carrier, cum_tsn, gaps, ngaps))
 			continue;
 		t->valid = false;
 		if (t->dups >= t->copies)

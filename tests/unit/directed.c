@@ -636,12 +636,47 @@ static void t_rdb_verdict(void)
 	d = 12;
 	CHECK(sctp_thin_rdb_sack(&r, 13, NULL, 0, &d, 1, out) == 0 &&
 	      r.repaired == 1, "dup reported: the original arrived");
-	/* the original acked first, the carrier later, the dup with it */
+	/* the original acked before its carrier: in, whatever dups follow */
 	sctp_thin_rdb_bundled(&r, 14, 15, &A);
 	CHECK(sctp_thin_rdb_sack(&r, 14, NULL, 0, NULL, 0, out) == 0,
-	      "carrier not acked: wait");
-	CHECK(sctp_thin_rdb_sack(&r, 15, NULL, 0, &d, 0, out) == 1 &&
-	      r.repaired == 2, "no dup report at all (lost SACK): a loss");
+	      "TSN acked, no carrier: the original arrived");
+	CHECK(sctp_thin_rdb_sack(&r, 15, NULL, 0, &d, 0, out) == 0 &&
+	      r.repaired == 1, "its dup report lost later: still no loss");
+	/* both acked at once and no dup report (lost SACK or carrier): a loss */
+	sctp_thin_rdb_bundled(&r, 16, 17, &A);
+	CHECK(sctp_thin_rdb_sack(&r, 17, NULL, 0, &d, 0, out) == 1 &&
+	      r.repaired == 2, "no dup report at all: a loss");
+	/* two copies: original and first carrier lost, the second repairs
+	 * (cum 60, 62 gap-acked: block 2-2): 61 missing is a carrier
+	 */
+	sctp_thin_rdb_bundled(&r, 60, 61, &A);
+	sctp_thin_rdb_bundled(&r, 60, 62, &A);
+	g.start = 2;
+	CHECK(sctp_thin_rdb_sack(&r, 60, &g, 1, NULL, 0, out) == 1 &&
+	      out[0].tsn == 60 && r.repaired == 3,
+	      "first carrier lost, second repaired: a loss");
+	/* two copies: the TSN gap-acked while no carrier is (cum 69, block
+	 * 1-1): the original is in; later SACKs without dups change nothing
+	 */
+	sctp_thin_rdb_bundled(&r, 70, 71, &A);
+	sctp_thin_rdb_bundled(&r, 70, 72, &A);
+	g.start = 1;
+	g.end = 1;
+	CHECK(sctp_thin_rdb_sack(&r, 69, &g, 1, NULL, 0, out) == 0 &&
+	      sctp_thin_rdb_sack(&r, 72, NULL, 0, NULL, 0, out) == 0 &&
+	      r.repaired == 3, "gap-acked before any carrier: no loss");
+	/* the first carrier gap-acked with the TSN missing, then all: wait,
+	 * then judge (no dup for two copies)
+	 */
+	sctp_thin_rdb_bundled(&r, 80, 81, &A);
+	sctp_thin_rdb_bundled(&r, 80, 82, &A);
+	g.start = 2;
+	g.end = 2;
+	CHECK(sctp_thin_rdb_sack(&r, 79, &g, 1, NULL, 0, out) == 0 &&
+	      sctp_thin_rdb_sack(&r, 81, NULL, 0, NULL, 0, out) == 0,
+	      "last carrier not acked: wait");
+	CHECK(sctp_thin_rdb_sack(&r, 82, NULL, 0, NULL, 0, out) == 1 &&
+	      r.repaired == 4, "no dup for two copies: a loss");
 	/* the dup comes in an earlier SACK than the verdict */
 	sctp_thin_rdb_bundled(&r, 20, 21, &B);
 	d = 20;

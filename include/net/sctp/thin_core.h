@@ -93,6 +93,7 @@ struct sctp_thin_rdb_cand {
 
 struct sctp_thin_rdb_track {
 	u32 tsn;		/* a TSN sent as a bundled copy */
+	u32 first;		/* highest TSN of the first packet carrying it */
 	u32 carrier;		/* highest TSN of the last packet carrying it */
 	const void *transport;	/* path: compared, never dereferenced */
 	u8 copies;		/* copies sent */
