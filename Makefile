@@ -138,7 +138,7 @@ experiment:
 bench-rdb:
 	@tools/experiment.sh --name rdb-sweep --rtt 100 --loss u5 \
 		--interval "50 100 150 200 250" --seconds $${RDB_SECONDS:-60} \
-		--variants "stock all rdb" --receiver default
+		--variants "stock all rdb rdb2" --receiver default
 	@tools/experiment.sh --name rdb-bursty --rtt 100 --loss ge \
 		--interval "100 250" --seconds $${RDB_SECONDS:-60} \
 		--variants "stock all rdb rdb2" --receiver default

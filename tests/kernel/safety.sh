@@ -468,9 +468,11 @@ bulk() {
 # 341 s; on 7.3 the client then waited for the server until killed.  So
 # the server stays up for a second test (no -1), each client run is
 # bounded at 90 s, and a run whose SCTP stream never connected (no
-# "local ... connected to" line, whatever the exit) is tried once more
-# (said in the output); a failure after that counts, and so does any
-# failure once the stream was up.
+# "local ... connected to" line, whatever the exit) is tried again, up to
+# 3 times, once the server listens again (a 7.3 run had the second try
+# refused while it reopened its listener); said in the output.  A
+# failure after that counts, and so does any failure once the stream was
+# up.
 iperf() {
 	local port=$1 i
 	shift
@@ -481,14 +483,20 @@ iperf() {
 		sleep 0.1
 	done
 	bulk "$@" "$port" bash -c '
-		for try in 1 2; do
+		for try in 1 2 3; do
+			# the server reopens its listener after a failed test
+			for i in $(seq 1 100); do
+				ip netns exec "$4" ss -Hltn "sport = :$1" | grep -q . && break
+				sleep 0.1
+			done
 			timeout 90 iperf3 --sctp -c 10.0.2.1 -p "$1" -t "$2" -i 5 --connect-timeout 10000 \
 				>"$3" 2>&1 && { cat "$3"; exit 0; }
 			cat "$3"
 			grep -q "local .* connected to " "$3" && exit 1
 			echo "# iperf3 attempt $try failed before its stream connected"
+			sleep 1
 		done
-		exit 1' iperf "$port" "$BULK" "$OUT/iperf3-c-$port.try"
+		exit 1' iperf "$port" "$BULK" "$OUT/iperf3-c-$port.try" "$R"
 }
 part_bulk() {
 	local t gsink i
