@@ -581,11 +581,23 @@ static void sctp_thin_sack_immediately(struct sctp_association *asoc,
  * A copy is the chunk itself linked into the packet a second time:
  * sctp_packet_pack() copies its bytes and unlinks it, and leaves DATA
  * chunks alone otherwise.  Its sent_count and sent_at stay (a copy is not
- * a retransmission for PR-SCTP's limit nor for T3-rtx), but Karn's rule
- * (RFC 9260 6.3.1 C5) holds: a chunk that was timing an RTT no longer
- * can, and the packet's RTT measurement goes to the first of its own
- * chunks that stock would pick, before sctp_packet_pack() could pick a
- * copy.  The receiver's dup report of a copy is expected: a dup of that
+ * a retransmission for PR-SCTP's limit nor for T3-rtx).
+ *
+ * RTT (RFC 9260 6.3.1 C5, Karn's rule; we deviate).  A chunk that is
+ * timing an RTT keeps timing it when a copy of it leaves: the sample is
+ * taken from the original's send time, so it is exact if the original
+ * arrived and too long by at most the copy's delay (thin_rdb_max_packets
+ * sending intervals) if a copy repaired it.  It is never too short, which
+ * is what Karn's rule guards against (an ack of the original taken for
+ * one of a later transmission).  Stopping the measurement instead, as
+ * for a retransmission, starves the RTO of samples whenever messages are
+ * sent faster than the RTT: every timed chunk is copied before its SACK
+ * comes back.  Measured: 14 samples in 60 s of 10 associations at 50 ms
+ * intervals, the RTO stayed at RTO.Initial (3 s), and a message lost
+ * three times waited 3 s for T3-rtx where stock waits 1 s.  If no chunk
+ * is timing, the first of the packet's own chunks that stock would pick
+ * starts, before sctp_packet_pack() could pick a copy (whose send time
+ * is an interval old).  The receiver's dup report of a copy is expected: a dup of that
  * TSN no longer shows a spurious retransmission (sctp_thin_core_resent()).
  */
 static bool sctp_thin_rdb_abandoned(const struct sctp_chunk *chunk)
@@ -664,18 +676,9 @@ void __sctp_thin_rdb(struct sctp_association *asoc, struct sctp_packet *packet)
 				 asoc->thin_conf.rdb_max_packets, room, &bytes);
 	if (!k)
 		return;
-	/* Karn: the packet's own first new chunk times the RTT, as stock's
-	 * sctp_packet_pack() would choose it; a copy times nothing.
+	/* RTT: a copy that is timing goes on (above); else the packet's own
+	 * first new chunk starts, as stock's sctp_packet_pack() picks it.
 	 */
-	for (i = 0; i < n; i++) {
-		if (!cand[i].pick)
-			continue;
-		chunk = cand[i].chunk;
-		if (chunk->rtt_in_progress) {
-			chunk->rtt_in_progress = 0;
-			tp->rto_pending = 0;
-		}
-	}
 	if (!tp->rto_pending) {
 		list_for_each_entry(chunk, &packet->chunk_list, list) {
 			if (sctp_chunk_is_data(chunk) &&

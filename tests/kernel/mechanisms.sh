@@ -271,6 +271,23 @@ if [ $STOCK = 0 ]; then
 	g=$(thin_kv rdb-on fast_rtx); expect "g == 0" "RDB: no fast retransmit needed"
 fi
 
+# 4e. RDB keeps the RTO fed (RFC 9260 6.3.1, sctp_thin_rdb's RTT rule):
+#    messages 50 ms apart, faster than the RTT, so every chunk is copied
+#    before its SACK returns.  Message 7 is lost three times (original,
+#    copy, fast retransmit); T3-rtx must then fire after the thin RTO, not
+#    after RTO.Initial (3 s): a copy that stopped the RTT measurement of
+#    its chunk left the RTO without samples (measured before the fix:
+#    rto_min_clamps 14 in 60 s of 10 associations at 50 ms, and a message
+#    held 3.1 s).
+if [ $STOCK = 0 ]; then
+	R50=$(seq 0 50 4500 | paste -sd,)
+	thin_scenario rdb-rtt "$ALL thin_sack_immediately=1 thin_rdb=1" 5194 "-A -d 7:3" -S "$R50" -w 8000
+	T=$(thin_tx_times "$OUTDIR/rdb-rtt.log" 5194 7); report rdb-rtt
+	g=$(thin_kv rdb-rtt rto_min_clamps); expect "g >= 10" "RDB at 50 ms intervals: RTT samples go on (thin RTOmin clamps)"
+	g=$(gap 1 4)
+	expect "g <= 1000" "RDB at 50 ms intervals: a message lost 3 times is sent a 4th time within the thin RTO, not RTO.Initial"
+fi
+
 # 4c. Spurious timeouts against a delayed SACK without the I-bit
 #    (sctp_thin_spurious()): ten pairs of messages 10 ms apart, which the
 #    receiver acks at once (every second packet), bring the RTO to the
