@@ -1019,7 +1019,7 @@ static long unacked(struct sender *s, struct assoc *a)
 
 static void thin_summary(struct sender *s)
 {
-	unsigned long long v[12] = { 0 };
+	unsigned long long v[13] = { 0 };
 	unsigned int flags = 0, thin = 0, cong = 0;
 	struct sctp_thin_info ti;
 	socklen_t l;
@@ -1051,6 +1051,7 @@ static void thin_summary(struct sender *s)
 		v[9] += ti.sti_rdb_chunks;
 		v[10] += ti.sti_rdb_bytes;
 		v[11] += ti.sti_rdb_repaired;
+		v[12] += ti.sti_rdb_gated;
 	}
 	if (!got) {
 		printf("thin-gen send: thin: n/a (SCTP_THIN_INFO: %s)\n", strerror(err));
@@ -1063,8 +1064,8 @@ static void thin_summary(struct sender *s)
 	printf("rto_min_clamps=%llu restart_corrections=%llu ", v[5], v[6]);
 	printf("congested_now=%u transitions=%llu guard_undone=%llu ", cong,
 	       v[7], v[8]);
-	printf("rdb_chunks=%llu rdb_bytes=%llu rdb_repaired=%llu\n", v[9], v[10],
-	       v[11]);
+	printf("rdb_chunks=%llu rdb_bytes=%llu rdb_repaired=%llu rdb_gated=%llu\n",
+	       v[9], v[10], v[11], v[12]);
 }
 
 /*

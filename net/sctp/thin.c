@@ -651,6 +651,10 @@ void __sctp_thin_rdb(struct sctp_association *asoc, struct sctp_packet *packet)
 	}
 	if (!have_new)
 		return;		/* no new DATA: a retransmission */
+	if (tp->thin.rdb_gate.closed) {
+		ta->rdb.gated++;	/* a queue stands: sctp_thin_rdb_gate_rtt() */
+		return;
+	}
 	room = tp->pathmtu - packet->size;
 	max = asoc->thin_conf.rdb_max_bytes;
 	if (max && max < room)
@@ -880,6 +884,11 @@ void __sctp_thin_update_rto(struct sctp_transport *tp)
 	/* What stock computed from this sample, before our clamp. */
 	tp->thin.stock_rto = tp->rto;
 	tp->thin.rto_suspect = 0;	/* a fresh sample: sctp_thin_spurious() */
+	if (sctp_thin_on(asoc, SCTP_THIN_RDB))
+		sctp_thin_rdb_gate_rtt(&tp->thin.rdb_gate, (u32)tp->srtt,
+				       (u32)jiffies,
+				       SCTP_THIN_RDB_GATE_WINDOW,
+				       SCTP_THIN_RDB_GATE_SLACK);
 	if (!sctp_thin_on(asoc, SCTP_THIN_RTO_MIN))
 		return;
 	floor = msecs_to_jiffies(asoc->thin_conf.rto_min);
@@ -1338,6 +1347,7 @@ static void sctp_thin_fill_info(const struct sctp_association *asoc,
 	info->sti_rdb_chunks = ta->rdb.chunks;
 	info->sti_rdb_bytes = ta->rdb.bytes;
 	info->sti_rdb_repaired = ta->rdb.repaired;
+	info->sti_rdb_gated = ta->rdb.gated;
 }
 
 static int sctp_thin_get_info(struct sock *sk, int len,

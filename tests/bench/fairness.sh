@@ -11,8 +11,9 @@
 # "greedy" (1400-byte messages every 1 ms, more than the link takes).
 #
 # Part 2: 50 associations of a variant (group a) and 50 stock ones
-# (group b), each 100 bytes every 100 ms, share the bottleneck (1.2 Mbit/s
-# offered with headers: losses come from congestion).  Variants (FAIR_P2):
+# (group b, FAIR_P2_B of them), each 100 bytes every 100 ms, share the
+# bottleneck (1.2 Mbit/s offered with headers: losses come from
+# congestion).  Variants (FAIR_P2):
 # stock (the reference), every mechanism (with the congestion guard),
 # every mechanism without the guard, and without the guard: every
 # mechanism but linear timeouts, linear timeouts alone, every mechanism
@@ -112,6 +113,9 @@ fi
 # first variant, stock, is the reference: 50 stock vs 50 stock.
 IFS=';' read -r -a P2 <<<"${FAIR_P2:-stock:;all:--thin all;noguard:--thin rto_min,restart,linear,fr,loss;nolinear:--thin rto_min,restart,fr,loss;linear:--thin linear,loss;all-lt2:--thin all --thin-linear-max 2}"
 [ "${parts#* 2 }" = "$parts" ] && P2=()
+# FAIR_P2_B: associations of the stock group b (50; 0: group a alone,
+# whose own load is then the only one on the bottleneck).
+NB=${FAIR_P2_B:-50}
 for var in "${P2[@]}"; do
 	v=${var%%:*}
 	opts=${var#*:}
@@ -125,13 +129,18 @@ for var in "${P2[@]}"; do
 	rm -f "$go" "$OUT/p2-$v-a.ready" "$OUT/p2-$v-b.ready"
 	# shellcheck disable=SC2086
 	FLOW_GO=$go flow "p2-$v-a" $port 50 --size 100 --interval 100 $opts
-	FLOW_GO=$go flow "p2-$v-b" $((port + 100)) 50 --size 100 --interval 100
+	groups="a"
+	if [ "$NB" -gt 0 ]; then
+		FLOW_GO=$go flow "p2-$v-b" $((port + 100)) "$NB" --size 100 --interval 100
+		groups="a b"
+	fi
 	for i in $(seq 1 300); do
-		[ -f "$OUT/p2-$v-a.ready" ] && [ -f "$OUT/p2-$v-b.ready" ] && break
+		up=1
+		for g in $groups; do [ -f "$OUT/p2-$v-$g.ready" ] || up=0; done
+		[ $up = 1 ] && break
 		sleep 0.1
 	done
-	[ -f "$OUT/p2-$v-a.ready" ] && [ -f "$OUT/p2-$v-b.ready" ] ||
-		echo "# p2-$v: not every association up after 30 s"
+	[ $up = 1 ] || echo "# p2-$v: not every association up after 30 s"
 	ip netns exec $E tc -s qdisc show dev e1 >"$OUT/p2-$v.q0"
 	t0=$(date +%s%N)
 	touch "$go"
@@ -142,8 +151,8 @@ for var in "${P2[@]}"; do
 	# bottleneck drops and packets during this variant's run
 	drop=$(cat "$OUT/p2-$v.q0" "$OUT/p2-$v.q1" | awk 'BEGIN { n = 0 } /Sent/ { s[n] = $4; d[n] = $7 + 0; n++ }
 		END { printf "%.1f", 100 * (d[1] - d[0]) / (s[1] - s[0] + d[1] - d[0]) }')
-	for g in a b; do
-		echo "2 50x50-$v $g group $(summ "$OUT/p2-$v-$g.sink.log" $a $b) $drop" | tee -a "$res"
+	for g in $groups; do
+		echo "2 50x$NB-$v $g group $(summ "$OUT/p2-$v-$g.sink.log" $a $b) $drop" | tee -a "$res"
 		grep -h "thin-gen send: thin:" "$OUT/p2-$v-$g.send.out" | sed "s/^/# $v-$g: /"
 	done
 done

@@ -238,8 +238,9 @@ static int do_send(int argc, char **argv)
 	       info.sti_rto_min_clamps, info.sti_restart_corrections,
 	       info.sti_guard_undone, info.sti_strikes_deferred,
 	       info.sti_resyncs, info.sti_sack_immediately);
-	printf("rdb_chunks=%llu\nrdb_bytes=%llu\nrdb_repaired=%llu\n",
-	       info.sti_rdb_chunks, info.sti_rdb_bytes, info.sti_rdb_repaired);
+	printf("rdb_chunks=%llu\nrdb_bytes=%llu\nrdb_repaired=%llu\nrdb_gated=%llu\n",
+	       info.sti_rdb_chunks, info.sti_rdb_bytes, info.sti_rdb_repaired,
+	       info.sti_rdb_gated);
 	close(fd);
 	return 0;
 }

@@ -733,6 +733,54 @@ static void t_rdb_verdict(void)
 	sctp_thin_core_destroy(&c);
 }
 
+/* RDB: the standing-queue gate (sctp_thin_rdb_gate_rtt()), window 1000,
+ * slack 5, in ticks.
+ */
+static void t_rdb_gate(void)
+{
+	struct sctp_thin_rdb_gate g;
+	u32 t = 0xfffffff0;	/* the clock wraps inside the test */
+	int i, shut = 0;
+
+	memset(&g, 0, sizeof(g));
+	CHECK(!sctp_thin_rdb_gate_rtt(&g, 100, t, 1000, 5) && g.min_cur == 100,
+	      "gate: the first sample is the base, open");
+	CHECK(!sctp_thin_rdb_gate_rtt(&g, 125, t += 10, 1000, 5),
+	      "gate: a queue of a quarter of the base keeps it open");
+	CHECK(sctp_thin_rdb_gate_rtt(&g, 126, t += 10, 1000, 5),
+	      "gate: a queue of more than a quarter of the base closes it");
+	CHECK(sctp_thin_rdb_gate_rtt(&g, 113, t += 10, 1000, 5),
+	      "gate: closed until the queue is under an eighth of the base");
+	CHECK(!sctp_thin_rdb_gate_rtt(&g, 112, t += 10, 1000, 5),
+	      "gate: opens again at an eighth of the base");
+	memset(&g, 0, sizeof(g));
+	sctp_thin_rdb_gate_rtt(&g, 4, t, 1000, 5);
+	CHECK(!sctp_thin_rdb_gate_rtt(&g, 9, t += 10, 1000, 5),
+	      "gate: a short path: a queue within the slack keeps it open");
+	CHECK(sctp_thin_rdb_gate_rtt(&g, 10, t += 10, 1000, 5),
+	      "gate: a short path: past the slack closes it");
+	CHECK(sctp_thin_rdb_gate_rtt(&g, 7, t += 10, 1000, 5) &&
+	      !sctp_thin_rdb_gate_rtt(&g, 6, t += 10, 1000, 5),
+	      "gate: a short path: opens within half the slack");
+	/* A longer route: the base follows within two windows. */
+	memset(&g, 0, sizeof(g));
+	sctp_thin_rdb_gate_rtt(&g, 100, t, 1000, 5);
+	for (i = 0; i < 300; i++)
+		shut += sctp_thin_rdb_gate_rtt(&g, 300, t += 10, 1000, 5);
+	CHECK(shut > 0 && shut < 300 && !g.closed && g.min_prev == 300 &&
+	      g.min_cur == 300, "gate: a longer route is learnt within two windows");
+	/* A standing queue does not become the base while a lower SRTT
+	 * was seen in the window before.
+	 */
+	memset(&g, 0, sizeof(g));
+	sctp_thin_rdb_gate_rtt(&g, 100, t, 1000, 5);
+	sctp_thin_rdb_gate_rtt(&g, 130, t += 999, 1000, 5);
+	CHECK(sctp_thin_rdb_gate_rtt(&g, 130, t += 2, 1000, 5) &&
+	      g.min_prev == 100, "gate: the window before still holds the base");
+	CHECK(!sctp_thin_rdb_gate_rtt(&g, 0, t += 1, 1000, 5),
+	      "gate: an SRTT of 0 counts as 1 tick, no queue");
+}
+
 int main(void)
 {
 	t_basic();
@@ -747,6 +795,7 @@ int main(void)
 	t_acked_path();
 	t_rdb_choose();
 	t_rdb_verdict();
+	t_rdb_gate();
 	printf("directed: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

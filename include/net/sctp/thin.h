@@ -37,6 +37,11 @@ struct sctp_sackhdr;
 #define SCTP_THIN_MAX_DUPS		16	/* dup TSNs read per SACK */
 #define SCTP_THIN_RRTHRESH		4	/* RFC 7765 4.2: packets on a path */
 #define SCTP_THIN_RDB_MAX_BYTES_LIMIT	65535	/* thin_rdb_max_bytes */
+/* RDB's queue gate (sctp_thin_rdb_gate_rtt()): the base RTT is the lowest
+ * SRTT of the last 10-20 s; a queue counts from 10 ms.
+ */
+#define SCTP_THIN_RDB_GATE_WINDOW	((u32)msecs_to_jiffies(10000))
+#define SCTP_THIN_RDB_GATE_SLACK	((u32)msecs_to_jiffies(10))
 
 /* Bounds on what a socket without CAP_NET_ADMIN over its netns may ask
  * (net.sctp.thin_*_floor/ceiling/required); defaults = the sysctl preset.
@@ -73,6 +78,7 @@ struct sctp_thin_path {
 	u8 rto_suspect;			/* a spurious retransmission since the
 					 * last RTT sample: no linear timeouts
 					 */
+	struct sctp_thin_rdb_gate rdb_gate;	/* RDB: a queue stands */
 };
 
 /* Per-association state, allocated while a mechanism is on. */

@@ -111,6 +111,15 @@ struct sctp_thin_rdb {
 	u64 bytes;		/* lifetime: their bytes on the wire */
 	u64 repaired;		/* lifetime: losses a copy repaired */
 	u64 untracked;		/* lifetime: copies with no verdict slot */
+	u64 gated;		/* lifetime: packets sent without copies, a queue stood */
+};
+
+/* RDB's standing-queue gate, per path (sctp_thin_rdb_gate_rtt()). */
+struct sctp_thin_rdb_gate {
+	u32 min_cur;		/* lowest SRTT of this window, 0 = none yet */
+	u32 min_prev;		/* lowest SRTT of the window before, 0 = none */
+	u32 win_start;		/* when this window began (clock of the caller) */
+	bool closed;		/* a queue stands: no copies */
 };
 
 struct sctp_thin_gap {
@@ -163,5 +172,7 @@ unsigned int sctp_thin_rdb_sack(struct sctp_thin_rdb *r, u32 cum_tsn,
 				unsigned int ngaps, const u32 *dups,
 				unsigned int ndups,
 				struct sctp_thin_rdb_track *out);
+bool sctp_thin_rdb_gate_rtt(struct sctp_thin_rdb_gate *g, u32 srtt, u32 now,
+			    u32 window, u32 slack);
 
 #endif /* __NET_SCTP_THIN_CORE_H__ */

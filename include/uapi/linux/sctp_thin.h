@@ -93,6 +93,10 @@ struct sctp_thin_info {
 	__u64		sti_rdb_chunks;
 	__u64		sti_rdb_bytes;
 	__u64		sti_rdb_repaired;
+	/* Added later: packets with new DATA sent without copies because
+	 * a queue stood on their path (RDB's queue gate).
+	 */
+	__u64		sti_rdb_gated;
 };
 
 #endif /* _UAPI_LINUX_SCTP_THIN_H */
