@@ -134,7 +134,8 @@ experiment:
 	@tools/experiment.sh $(EXP_ARGS)
 
 # RDB's benchmarks (reports, not tests): RDB_SECONDS per cell (60), then
-# fairness part 2 with RDB variants (50 against 50 stock, 1 Mbit/s).
+# fairness part 2 with RDB variants (50 against 50 stock, 1 Mbit/s), then
+# the 50 alone on that link (RDB's copies overload it: the queue gate).
 bench-rdb:
 	@tools/experiment.sh --name rdb-sweep --rtt 100 --loss u5 \
 		--interval "50 100 150 200 250" --seconds $${RDB_SECONDS:-60} \
@@ -144,6 +145,10 @@ bench-rdb:
 		--variants "stock all rdb rdb2" --receiver default
 	@d=$(TOP)/results/$$(date +%Y%m%d-%H%M%S)-rdb-fairness; mkdir -p $$d && \
 	FAIR_PARTS=2 FAIR_P2="stock:;all:--thin all;rdb:--thin all,rdb;rdb2:--thin all,rdb --thin-rdb-packets 2" \
+	VM_QUIET=1 tests/vm/run --out $$d -- bash tests/bench/fairness.sh && \
+	echo "results in $$d" && cat $$d/fairness/fairness.txt
+	@d=$(TOP)/results/$$(date +%Y%m%d-%H%M%S)-rdb-alone; mkdir -p $$d && \
+	FAIR_PARTS=2 FAIR_P2_B=0 FAIR_P2="all:--thin all;rdb:--thin all,rdb;rdb2:--thin all,rdb --thin-rdb-packets 2" \
 	VM_QUIET=1 tests/vm/run --out $$d -- bash tests/bench/fairness.sh && \
 	echo "results in $$d" && cat $$d/fairness/fairness.txt
 
