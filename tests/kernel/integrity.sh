@@ -121,6 +121,15 @@ for sc in "${SCENARIOS[@]}"; do
 		sleep 0.5
 	done ) >"$OUT/$name.assocs" 2>&1 &
 	mon=$!
+	# INTEGRITY_PCAP=1: both interfaces of the emulator, SCTP and chunk
+	# headers (association set-up can be read there).
+	cap=""
+	if [ -n "${INTEGRITY_PCAP:-}" ]; then
+		for i in e0 e1; do
+			ip netns exec $E tcpdump -i $i -s 96 -w "$OUT/$name-$i.pcap" sctp 2>/dev/null &
+			cap="$cap $!"
+		done
+	fi
 	for i in $(seq 1 300); do
 		n=$(ip netns exec $S awk 'NR > 1 && $5 == 3' /proc/net/sctp/assocs | wc -l)
 		[ "$n" -ge "$nassocs" ] && break
@@ -148,8 +157,10 @@ for sc in "${SCENARIOS[@]}"; do
 		done
 		sleep 0.1
 	done
-	kill $mon 2>/dev/null
-	wait $mon 2>/dev/null
+	# shellcheck disable=SC2086
+	kill $mon $cap 2>/dev/null
+	# shellcheck disable=SC2086
+	wait $mon $cap 2>/dev/null
 	# Every sender has closed: each sink must see all its associations
 	# shut down within 30 s.
 	for i in $(seq 1 300); do
