@@ -597,8 +597,10 @@ static void sctp_thin_sack_immediately(struct sctp_association *asoc,
  * three times waited 3 s for T3-rtx where stock waits 1 s.  If no chunk
  * is timing, the first of the packet's own chunks that stock would pick
  * starts, before sctp_packet_pack() could pick a copy (whose send time
- * is an interval old).  The receiver's dup report of a copy is expected: a dup of that
- * TSN no longer shows a spurious retransmission (sctp_thin_core_resent()).
+ * is an interval old).
+ *
+ * The receiver's dup report of a copy is expected: a dup of that TSN no
+ * longer shows a spurious retransmission (sctp_thin_core_resent()).
  */
 static bool sctp_thin_rdb_abandoned(const struct sctp_chunk *chunk)
 {
