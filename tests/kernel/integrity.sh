@@ -94,6 +94,20 @@ for sc in "${SCENARIOS[@]}"; do
 			--log "$OUT/$name-$1.sink.log" --progress 0 >"$OUT/$name-$1.sink.out" 2>&1 &
 		SINK[$1]=$!
 	done
+	# INTEGRITY_PCAP=1: both interfaces of the emulator from before the
+	# senders start (association set-up included, 400 bytes a packet),
+	# and both ends' SCTP counters before and after ($name.snmp).
+	cap=""
+	if [ -n "${INTEGRITY_PCAP:-}" ]; then
+		for i in e0 e1; do
+			ip netns exec $E tcpdump -i $i -s 400 -w "$OUT/$name-$i.pcap" sctp 2>/dev/null &
+			cap="$cap $!"
+		done
+		for ns in $S $R; do
+			echo "== start ${ns: -1}"
+			ip netns exec $ns cat /proc/net/sctp/snmp
+		done >"$OUT/$name.snmp"
+	fi
 	sleep 1
 	for f in "${FLOWS[@]}"; do
 		set -- $f
@@ -121,15 +135,6 @@ for sc in "${SCENARIOS[@]}"; do
 		sleep 0.5
 	done ) >"$OUT/$name.assocs" 2>&1 &
 	mon=$!
-	# INTEGRITY_PCAP=1: both interfaces of the emulator, SCTP and chunk
-	# headers (association set-up can be read there).
-	cap=""
-	if [ -n "${INTEGRITY_PCAP:-}" ]; then
-		for i in e0 e1; do
-			ip netns exec $E tcpdump -i $i -s 96 -w "$OUT/$name-$i.pcap" sctp 2>/dev/null &
-			cap="$cap $!"
-		done
-	fi
 	for i in $(seq 1 300); do
 		n=$(ip netns exec $S awk 'NR > 1 && $5 == 3' /proc/net/sctp/assocs | wc -l)
 		[ "$n" -ge "$nassocs" ] && break
@@ -157,6 +162,12 @@ for sc in "${SCENARIOS[@]}"; do
 		done
 		sleep 0.1
 	done
+	if [ -n "${INTEGRITY_PCAP:-}" ]; then
+		for ns in $S $R; do
+			echo "== end ${ns: -1}"
+			ip netns exec $ns cat /proc/net/sctp/snmp
+		done >>"$OUT/$name.snmp"
+	fi
 	# shellcheck disable=SC2086
 	kill $mon $cap 2>/dev/null
 	# shellcheck disable=SC2086
