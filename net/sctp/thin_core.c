@@ -744,8 +744,8 @@ unsigned int sctp_thin_rdb_sack(struct sctp_thin_rdb *r, u32 cum_tsn,
  * doubles the bytes of a small message, so thin streams that fill more
  * than half of a link overload it with RDB alone: measured, 50 streams of
  * 100 bytes every 100 ms (0.59 Mbit/s with headers, 1.06 with copies) on
- * 1 Mbit/s kept a queue standing, lost 10 % of their packets (under the
- * congestion guard's 20 %) and their p99 went to 7.9 s.  The signal is
+ * 1 Mbit/s kept a queue standing, lost 12 % of their packets (under the
+ * congestion guard's 20 %) and their p99 went to 1.4 s.  The signal is
  * the path's smoothed RTT (RFC 9260 6.3.1) against its base, the lowest
  * SRTT of the last one to two windows of @window: a queue of more than a
  * quarter of the base RTT (and more than @slack) closes the gate, and it
@@ -754,9 +754,10 @@ unsigned int sctp_thin_rdb_sack(struct sctp_thin_rdb *r, u32 cum_tsn,
  * RTT grows much (there, 50 ms of queue on a 100 ms path; a gate at half
  * the base still lost 5 % and a p99 of 591 ms).  Random loss does not
  * raise the RTT and leaves RDB on; a copy that repaired a loss makes its
- * RTT sample longer by an interval, which the smoothing absorbs.  @now, @window,
- * @slack and @srtt are in one unit (jiffies).  Returns whether the gate
- * is closed.
+ * RTT sample longer by an interval, which the smoothing absorbs.  A
+ * window older than two (no samples meanwhile, e.g. RDB was off) is
+ * forgotten.  @now, @window, @slack and @srtt are in one unit (jiffies).
+ * Returns whether the gate is closed.
  */
 bool sctp_thin_rdb_gate_rtt(struct sctp_thin_rdb_gate *g, u32 srtt, u32 now,
 			    u32 window, u32 slack)
@@ -766,7 +767,7 @@ bool sctp_thin_rdb_gate_rtt(struct sctp_thin_rdb_gate *g, u32 srtt, u32 now,
 	if (!srtt)
 		srtt = 1;
 	if (!g->min_cur || now - g->win_start >= window) {
-		g->min_prev = g->min_cur;
+		g->min_prev = now - g->win_start < 2 * window ? g->min_cur : 0;
 		g->min_cur = srtt;
 		g->win_start = now;
 	} else if (srtt < g->min_cur) {

@@ -779,6 +779,11 @@ static void t_rdb_gate(void)
 	      g.min_prev == 100, "gate: the window before still holds the base");
 	CHECK(!sctp_thin_rdb_gate_rtt(&g, 0, t += 1, 1000, 5),
 	      "gate: an SRTT of 0 counts as 1 tick, no queue");
+	/* No samples for more than two windows: the old base is forgotten. */
+	memset(&g, 0, sizeof(g));
+	sctp_thin_rdb_gate_rtt(&g, 100, t, 1000, 5);
+	CHECK(!sctp_thin_rdb_gate_rtt(&g, 200, t += 2500, 1000, 5) &&
+	      g.min_prev == 0, "gate: a base older than two windows is forgotten");
 }
 
 int main(void)
