@@ -73,8 +73,8 @@ NFT
 }
 
 # netem on the emulator, per direction.  $1: fwd (sender -> receiver) or
-# rev (receiver -> sender); rest: netem options, replacing the direction's
-# current ones, for example:
+# rev (receiver -> sender); rest: netem options, replacing all of the
+# direction's current ones, for example:
 #   delay 50ms                          one-way delay
 #   delay 50ms loss 5%                  uniform loss
 #   delay 50ms loss gemodel 1% 30% 100% 0%   Gilbert-Elliott (p r 1-h 1-k)
@@ -83,7 +83,26 @@ thin_lab_netem() {
 	local dev=e1
 	[ "$1" = rev ] && dev=e0
 	shift
-	ip netns exec $E tc qdisc replace dev $dev root netem "$@"
+	ip netns exec $E tc qdisc replace dev $dev root netem "$@" \
+		$(thin_netem_resets "$@")
+}
+
+# "tc qdisc replace" on an existing netem is a change: the kernel keeps
+# corrupt, reorder, rate and correlation unless the request names them
+# (sch_netem.c netem_change; loss, delay, limit and duplicate are always
+# set).  A heal with "delay 50ms" therefore kept an earlier "corrupt 1%".
+# Deleting and re-adding the qdisc would drop the packets in its delay
+# line, so name the sticky options as off instead.  $@: the options given.
+thin_netem_resets() {
+	local o out="corrupt 0% reorder 0% rate 0bit"
+	for o in "$@"; do
+		case $o in
+		corrupt) out=${out/corrupt 0%/} ;;
+		reorder) out=${out/reorder 0%/} ;;
+		rate) out=${out/rate 0bit/} ;;
+		esac
+	done
+	echo $out
 }
 
 # Let the associations of S and R end while the path still exists: end
