@@ -12,7 +12,9 @@
 #      sctp_sock_migrate); Debian's 7.3 module fails this, see
 #      patches/7.3/0012 and docs/kernels.md;
 #   2. the same with every thin mechanism on for the initiator's host;
-#   3. one-to-many server (the association stays on the listening socket).
+#   3. one-to-many server (the association stays on the listening socket);
+#   4. one-to-many server that peels the association off as soon as it
+#      exists (sctp_sock_migrate as in 1).
 . "$(dirname "$0")/lib.sh"
 OUT=${THIN_OUT:-/tmp}/handshake
 rm -rf "$OUT"
@@ -27,6 +29,35 @@ case_run() {
 	local name=$1 port=$2 kind=$3 t0 t1 rc spid
 	if [ "$kind" = one-to-one ]; then
 		ip netns exec $R "$BIN/thin-send" recv "$port" 30 >"$OUT/$name.recv" 2>&1 &
+	elif [ "$kind" = peeloff ]; then
+		# one-to-many, and the association is peeled off to its own
+		# socket as soon as it exists (sctp_peeloff(3) through libc's
+		# getsockopt: Python's socket module has no peeloff)
+		ip netns exec $R python3 - "$port" >"$OUT/$name.recv" 2>&1 <<'PY' &
+import ctypes, socket, struct, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+SOL_SCTP, SCTP_GET_ASSOC_ID_LIST, SCTP_SOCKOPT_PEELOFF = 132, 29, 102
+s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, socket.IPPROTO_SCTP)
+s.bind(("0.0.0.0", int(sys.argv[1])))
+s.listen(5)
+end = time.time() + 30
+while time.time() < end:
+    buf = ctypes.create_string_buffer(4 + 4 * 16)
+    ln = ctypes.c_uint(len(buf))
+    if libc.getsockopt(s.fileno(), SOL_SCTP, SCTP_GET_ASSOC_ID_LIST, buf, ctypes.byref(ln)) == 0 \
+            and struct.unpack_from("I", buf.raw)[0] >= 1:
+        break
+    time.sleep(0.02)
+aid = struct.unpack_from("i", buf.raw, 4)[0]
+arg = ctypes.create_string_buffer(struct.pack("ii", aid, 0))
+ln = ctypes.c_uint(8)
+if libc.getsockopt(s.fileno(), SOL_SCTP, SCTP_SOCKOPT_PEELOFF, arg, ctypes.byref(ln)) < 0:
+    sys.exit("peeloff failed: errno %d" % ctypes.get_errno())
+p = socket.socket(fileno=struct.unpack_from("ii", arg.raw)[1])
+print("peeled off association", aid, flush=True)
+p.settimeout(30)
+print("got", len(p.recv(65536)), flush=True)
+PY
 	else
 		ip netns exec $R python3 - "$port" >"$OUT/$name.recv" 2>&1 <<'PY' &
 import socket, sys
@@ -76,4 +107,6 @@ thin_sysctls_on
 case_run one-to-one-thin 6102 one-to-one
 thin_sysctls_off
 case_run one-to-many 6103 one-to-many
+case_run peeloff 6104 peeloff
+check "grep -q 'peeled off association' '$OUT/peeloff.recv'" "peeloff: the server peeled the association off (polling from its start, before the 3 s retransmission)"
 thin_done
