@@ -92,7 +92,9 @@ thin_lab_netem() {
 # (sch_netem.c netem_change; loss, delay, limit and duplicate are always
 # set).  A heal with "delay 50ms" therefore kept an earlier "corrupt 1%".
 # Deleting and re-adding the qdisc would drop the packets in its delay
-# line, so name the sticky options as off instead.  $@: the options given.
+# line, so name the sticky options as off instead.  (The delay, loss and
+# duplicate correlations stay too; no caller sets them.)  $@: the options
+# given.
 thin_netem_resets() {
 	local o out="corrupt 0% reorder 0% rate 0bit"
 	for o in "$@"; do
