@@ -371,27 +371,86 @@ void sctp_thin_sock_init(struct sock *sk)
 		      SCTP_THIN_ONE / 100;
 }
 
-/* Association state.  A failed allocation leaves asoc->thin NULL: the
- * association then behaves exactly like stock lksctp.
+/* Per-path clock (sctp_thin_path; "Failure detection" below).  tp->rto
+ * is stock's unless thin-sctp changed it; then stock_rto holds stock's,
+ * for as long as tp->rto keeps the value we gave it.  Upstream writing
+ * tp->rto itself (sctp_transport_reset() on a peer restart, an ASCONF
+ * adding an address) makes tp->rto stock's again.
  */
-/* Forget the per-path timeout runs (sctp_thin_path). */
+unsigned long __sctp_thin_stock_rto(const struct sctp_transport *tp)
+{
+	const struct sctp_thin_path *pt = &tp->thin;
+
+	if (pt->stock_rto && tp->rto == pt->rto)
+		return pt->stock_rto;
+	return tp->rto;
+}
+
+static unsigned long sctp_thin_stock_rto(const struct sctp_transport *tp)
+{
+	return __sctp_thin_stock_rto(tp);
+}
+
+/* Give the path an RTO of ours; stock's stays in stock_rto. */
+static void sctp_thin_set_rto(struct sctp_transport *tp, unsigned long rto)
+{
+	tp->thin.stock_rto = sctp_thin_stock_rto(tp);
+	tp->thin.rto = rto;
+	tp->rto = rto;
+}
+
+/* Upstream changed our RTO (the backoff of an uncounted strike): @rto is
+ * ours, stock_rto stays stock's.
+ */
+static void sctp_thin_keep_rto(struct sctp_transport *tp, unsigned long rto)
+{
+	tp->thin.rto = rto;
+	tp->rto = rto;
+}
+
+/* tp->rto is stock's again (upstream set it, or we gave it stock's). */
+static void sctp_thin_sync_rto(struct sctp_transport *tp)
+{
+	tp->thin.stock_rto = tp->rto;
+	tp->thin.rto = tp->rto;
+}
+
+/* Forget the per-path timeout runs (sctp_thin_path) and give each path
+ * stock's RTO back: after a reset or with the mechanisms off, nothing of
+ * ours may stay (a thin RTOmin below RTO.Min, an RTO kept by a linear
+ * timeout).  The record of the armed T3-rtx stays: that timer still runs
+ * with the RTO it was given, and its expiry must still count on stock's
+ * time.
+ */
 static void sctp_thin_paths_reset(struct sctp_association *asoc)
 {
 	struct sctp_transport *tp;
 
-	list_for_each_entry(tp, &asoc->peer.transport_addr_list, transports)
-		memset(&tp->thin, 0, sizeof(tp->thin));
+	list_for_each_entry(tp, &asoc->peer.transport_addr_list, transports) {
+		struct sctp_thin_path *pt = &tp->thin;
+
+		tp->rto = sctp_thin_stock_rto(tp);
+		sctp_thin_sync_rto(tp);
+		pt->v_next = 0;
+		pt->saved_rto = 0;
+		pt->run = 0;
+		pt->t3 = 0;
+		pt->strike = 0;
+		pt->stay = 0;
+		pt->rto_suspect = 0;
+		memset(&pt->rdb_gate, 0, sizeof(pt->rdb_gate));
+	}
 }
 
-/* (Re)start recording: packets already sent were not recorded, so their
- * count is unknown: thick until the cumulative ack reaches them all.
+/* (Re)start recording: packets up to TSN @highest were sent unrecorded,
+ * so if any is @outstanding their count is unknown: thick until the
+ * cumulative ack reaches them all.
  */
 static void sctp_thin_resync(struct sctp_association *asoc,
-			     struct sctp_thin_assoc *ta)
+			     struct sctp_thin_assoc *ta, u32 highest,
+			     bool outstanding)
 {
-	sctp_thin_core_resync(&ta->core, asoc->next_tsn - 1,
-			      asoc->outqueue.outstanding_bytes ||
-			      !list_empty(&asoc->outqueue.retransmit));
+	sctp_thin_core_resync(&ta->core, highest, outstanding);
 	ta->lt_run = 0;
 	ta->progress = jiffies;
 	ta->held = false;
@@ -399,29 +458,42 @@ static void sctp_thin_resync(struct sctp_association *asoc,
 	sctp_thin_paths_reset(asoc);
 }
 
-static int sctp_thin_assoc_alloc(struct sctp_association *asoc, gfp_t gfp)
+/* Everything sent so far: the next TSN's predecessor, outstanding if
+ * anything waits for an ack.
+ */
+static void sctp_thin_resync_now(struct sctp_association *asoc,
+				 struct sctp_thin_assoc *ta)
+{
+	sctp_thin_resync(asoc, ta, asoc->next_tsn - 1,
+			 asoc->outqueue.outstanding_bytes ||
+			 !list_empty(&asoc->outqueue.retransmit));
+}
+
+static struct sctp_thin_assoc *sctp_thin_assoc_alloc(gfp_t gfp)
 {
 	struct sctp_thin_assoc *ta;
 
 	ta = sctp_thin_alloc(sizeof(*ta), gfp);
 	if (!ta)
-		return -ENOMEM;
+		return NULL;
 	memset(ta, 0, sizeof(*ta));
 	sctp_thin_core_init(&ta->core);
-	sctp_thin_resync(asoc, ta);
-	asoc->thin = ta;
-	return 0;
+	return ta;
 }
 
+/* Association state is allocated on first use: the first DATA packet
+ * sent while a mechanism is on (__sctp_thin_first_data()), or SCTP_THIN
+ * switching one on for a live association.  An INIT to a listener makes
+ * a temporary association (sctp_make_temp_asoc()) that never sends DATA,
+ * so it costs nothing.  A failed allocation leaves asoc->thin NULL and
+ * takes the mechanisms off the association: it behaves exactly like
+ * stock lksctp, and SCTP_THIN says so.
+ */
 void sctp_thin_assoc_init(struct sctp_association *asoc,
 			  const struct sock *sk, gfp_t gfp)
 {
 	asoc->thin_conf = sctp_sk(sk)->thin_conf;
 	asoc->thin = NULL;
-	/* No memory: stock behaviour, and SCTP_THIN says so. */
-	if ((asoc->thin_conf.flags & SCTP_THIN_MECHANISMS) &&
-	    sctp_thin_assoc_alloc(asoc, gfp))
-		asoc->thin_conf.flags &= ~SCTP_THIN_MECHANISMS;
 }
 
 void sctp_thin_assoc_destroy(struct sctp_association *asoc)
@@ -430,14 +502,35 @@ void sctp_thin_assoc_destroy(struct sctp_association *asoc)
 
 	if (!ta)
 		return;
-	asoc->thin = NULL;
+	WRITE_ONCE(asoc->thin, NULL);
 	sctp_thin_core_destroy(&ta->core);
+	sctp_thin_free(ta->rdb_cand);
 	sctp_thin_free(ta);
+}
+
+/* The first DATA packet with a mechanism on, @lo its lowest TSN: nothing
+ * was recorded before it.  Earlier TSNs not yet acked make it thick until
+ * they are.
+ */
+static bool sctp_thin_first_packet(struct sctp_association *asoc, u32 lo,
+				   gfp_t gfp)
+{
+	struct sctp_thin_assoc *ta = sctp_thin_assoc_alloc(gfp);
+
+	if (!ta) {
+		asoc->thin_conf.flags &= ~SCTP_THIN_MECHANISMS;
+		return false;
+	}
+	sctp_thin_resync(asoc, ta, lo - 1,
+			 TSN_lt(asoc->ctsn_ack_point, lo - 1));
+	WRITE_ONCE(asoc->thin, ta);
+	return true;
 }
 
 /* Apply new settings to a live association.  Switching every mechanism
  * off drops the packet list (no bookkeeping is left on the packet path)
- * but keeps the counters for SCTP_THIN_INFO.
+ * and gives every path stock's RTO back, but keeps the counters for
+ * SCTP_THIN_INFO.
  */
 static int sctp_thin_assoc_set(struct sctp_association *asoc,
 			       const struct sctp_thin_conf *conf)
@@ -449,10 +542,15 @@ static int sctp_thin_assoc_set(struct sctp_association *asoc,
 		/* Off -> on: nothing was recorded meanwhile, and the TSNs
 		 * moved on: resynchronise (thick till drained).
 		 */
-		if (!ta && sctp_thin_assoc_alloc(asoc, GFP_KERNEL))
-			return -ENOMEM;	/* settings unchanged */
-		else if (ta && !was_on)
-			sctp_thin_resync(asoc, ta);
+		if (!ta) {
+			ta = sctp_thin_assoc_alloc(GFP_KERNEL);
+			if (!ta)
+				return -ENOMEM;	/* settings unchanged */
+			sctp_thin_resync_now(asoc, ta);
+			WRITE_ONCE(asoc->thin, ta);
+		} else if (!was_on) {
+			sctp_thin_resync_now(asoc, ta);
+		}
 		asoc->thin_conf = *conf;
 		return 0;
 	}
@@ -621,8 +719,8 @@ static bool sctp_thin_rdb_abandoned(const struct sctp_chunk *chunk)
 
 void __sctp_thin_rdb(struct sctp_association *asoc, struct sctp_packet *packet)
 {
-	struct sctp_thin_rdb_cand *cand = asoc->thin->rdb_cand;
 	struct sctp_transport *tp = packet->transport;
+	struct sctp_thin_rdb_cand *cand;
 	struct sctp_thin_assoc *ta = asoc->thin;
 	struct sctp_chunk *chunk, *first = NULL;
 	u32 lo = 0, top = 0, room, bytes, max;
@@ -657,6 +755,15 @@ void __sctp_thin_rdb(struct sctp_association *asoc, struct sctp_packet *packet)
 		ta->rdb.gated++;	/* a queue stands: sctp_thin_rdb_gate_rtt() */
 		return;
 	}
+	/* The scratch array only once RDB is used; without it, no copy. */
+	if (unlikely(!ta->rdb_cand)) {
+		ta->rdb_cand = sctp_thin_alloc(SCTP_THIN_RDB_SCAN *
+					       sizeof(*ta->rdb_cand),
+					       GFP_ATOMIC);
+		if (!ta->rdb_cand)
+			return;
+	}
+	cand = ta->rdb_cand;
 	room = tp->pathmtu - packet->size;
 	max = asoc->thin_conf.rdb_max_bytes;
 	if (max && max < room)
@@ -671,6 +778,13 @@ void __sctp_thin_rdb(struct sctp_association *asoc, struct sctp_packet *packet)
 			break;
 		if (!list_empty(&chunk->list) || !chunk->has_tsn)
 			continue;	/* in this packet */
+		/* RFC 4895 6.2: one key authenticates the packet; the test
+		 * of sctp_packet_will_fit() for every chunk it takes (the
+		 * active key may have changed since the chunk was queued).
+		 */
+		if (packet->auth ? chunk->shkey != packet->auth->shkey :
+				   !!chunk->shkey)
+			continue;
 		cand[n].tsn = ntohl(chunk->subh.data_hdr->tsn);
 		cand[n].len = SCTP_PAD4(chunk->skb->len);
 		cand[n].chunk = chunk;
@@ -715,6 +829,23 @@ void __sctp_thin_rdb(struct sctp_association *asoc, struct sctp_packet *packet)
  * cut as sctp_packet_pack() cuts them: chunks in order, a new segment when
  * the next chunk would pass the path MTU.
  */
+static u32 sctp_thin_packet_lo(const struct sctp_packet *packet, bool *have)
+{
+	const struct sctp_chunk *chunk;
+	u32 tsn, lo = 0;
+
+	*have = false;
+	list_for_each_entry(chunk, &packet->chunk_list, list) {
+		if (!sctp_chunk_is_data(chunk) || !chunk->has_tsn)
+			continue;
+		tsn = ntohl(chunk->subh.data_hdr->tsn);
+		if (!*have || TSN_lt(tsn, lo))
+			lo = tsn;
+		*have = true;
+	}
+	return lo;
+}
+
 void __sctp_thin_packet_sent(struct sctp_association *asoc,
 			     struct sctp_packet *packet, gfp_t gfp)
 {
@@ -724,8 +855,15 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 	struct sctp_chunk *chunk;
 	bool have = false;
 
-	if (!packet->has_data || !(asoc->thin_conf.flags & SCTP_THIN_MECHANISMS))
+	if (!packet->has_data)
 		return;
+	if (unlikely(!ta)) {
+		tsn = sctp_thin_packet_lo(packet, &have);
+		if (!have || !sctp_thin_first_packet(asoc, tsn, gfp))
+			return;
+		ta = asoc->thin;
+		have = false;
+	}
 	size = packet->overhead;
 	list_for_each_entry(chunk, &packet->chunk_list, list) {
 		u32 len = SCTP_PAD4(chunk->skb->len);
@@ -756,11 +894,6 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 	sctp_thin_sack_immediately(asoc, packet);
 }
 
-static unsigned long sctp_thin_stock_rto(struct sctp_transport *tp)
-{
-	return tp->thin.stock_rto ? : tp->rto;
-}
-
 /* A retransmission was spurious: the peer reported its TSN twice (RFC
  * 3708 3.2), so the original had arrived and the timer or the miss
  * indication came too early.  Against a receiver that delays its SACK
@@ -784,7 +917,7 @@ static void sctp_thin_spurious(struct sctp_association *asoc)
 
 		tp->thin.rto_suspect = 1;
 		if (tp->rto < stock)
-			tp->rto = min(tp->rto * 2, stock);
+			sctp_thin_set_rto(tp, min(tp->rto * 2, stock));
 	}
 }
 
@@ -884,7 +1017,7 @@ void __sctp_thin_update_rto(struct sctp_transport *tp)
 	unsigned long rto, floor;
 
 	/* What stock computed from this sample, before our clamp. */
-	tp->thin.stock_rto = tp->rto;
+	sctp_thin_sync_rto(tp);
 	tp->thin.rto_suspect = 0;	/* a fresh sample: sctp_thin_spurious() */
 	if (sctp_thin_on(asoc, SCTP_THIN_RDB))
 		sctp_thin_rdb_gate_rtt(&tp->thin.rdb_gate, (u32)tp->srtt,
@@ -898,7 +1031,7 @@ void __sctp_thin_update_rto(struct sctp_transport *tp)
 	rto = clamp(rto, floor, asoc->rto_max);
 	if (rto >= tp->rto)
 		return;
-	tp->rto = rto;
+	sctp_thin_set_rto(tp, rto);
 	asoc->thin->rto_min_clamps++;
 	trace_sctp_thin_mechanism(asoc, SCTP_THIN_RTO_MIN, jiffies_to_msecs(rto));
 }
@@ -907,45 +1040,74 @@ void __sctp_thin_update_rto(struct sctp_transport *tp)
  *
  * RFC 9260 8.1/8.2 count one error per T3-rtx expiry and fail a path
  * after Path.Max.Retrans, the association after Association.Max.Retrans
- * errors.  Stock spaces the expiries by an RTO that doubles (6.3.3 E2)
- * from at least RTO.Min; thin RTOmin (5.2) and linear timeouts (5.3) space
- * them by 200 ms, so the same count would be reached in seconds instead of
- * minutes (measured: a 10 s outage aborted thin associations after 7 s).
- * Linux TCP keeps its linear timeouts safe by budgeting time as if the
- * backoff had been exponential (retransmits_timed_out()); we keep the
- * count and move its time.
+ * errors; RFC 7829 marks a path potentially failed (PF) after
+ * PotentiallyFailed.Max.Retrans.  Stock spaces the expiries by an RTO
+ * that doubles (6.3.3 E2) from at least RTO.Min; thin RTOmin (5.2) and
+ * linear timeouts (5.3) space them by 200 ms, so the same count would be
+ * reached in seconds instead of minutes (measured: a 10 s outage aborted
+ * thin associations after 7 s).  Linux TCP keeps its linear timeouts
+ * safe by budgeting time as if the backoff had been exponential
+ * (retransmits_timed_out()); we keep the count and move its time.
  *
- * Per path, from the first T3-rtx expiry of a loss episode (a run), we
- * follow the schedule stock would have.  Its first expiry V1: the timer
- * that expired was armed at some time A with the path's RTO, where stock
- * would have armed it at A with stock's RTO (R1), so V1 = now + (stock's
- * RTO - ours); if an RFC 7765 restart armed it, stock would have
- * restarted it at that SACK with its full RTO (R3).  Then V(k+1) = V(k) +
- * stock's doubled RTO (E2, capped by RTO.Max).  An expiry counts as an
+ * Stock's clock, per path (struct sctp_thin_path):
+ * - stock's RTO: tp->rto as upstream computes it (RTO.Min of the
+ *   association, 6.3.1 C3-C7) and backs it off (E2), kept in stock_rto
+ *   whenever tp->rto is ours (sctp_thin_set_rto());
+ * - stock's T3-rtx expiry, recorded whenever the timer is armed or
+ *   restarted (R1: __sctp_thin_t3_arm(); R3/R4: __sctp_thin_t3_restart()),
+ *   as the time of arming plus stock's RTO then.  An RTT sample between
+ *   arming and expiry changes neither (stock's timer does not move).
+ *
+ * From the first T3-rtx expiry of a loss episode (a run), we follow the
+ * schedule stock would have: V1 = the recorded expiry, then V(k+1) = V(k)
+ * + stock's doubled RTO (E2, capped by RTO.Max).  An expiry counts as an
  * error (upstream's counters, PF and failure) only once the next V(k) is
- * reached; earlier ones are extra retransmissions, not errors.  After a
- * counted expiry the path takes stock's backed-off RTO, so the next
- * expiry, and the heartbeats of a potentially failed path, which use the
- * path's RTO, fall where stock's fall; after an uncounted one that is
- * not linear, the doubled RTO, but at most the time to V(k) (at least
- * the RTO it had).  The count therefore never
- * runs ahead of stock's: PF, path failure and abort come no earlier (they
- * can come up to one thin RTO later, at the first thin expiry after
- * stock's).  Linear timeouts apply only before that first counted expiry.
- * A bulk flow, whose RTO is stock's, counts every expiry as stock does.
- * A run ends where stock clears the path's error counter, or where its
- * T3-rtx stops (__sctp_thin_sack()).
+ * reached; earlier ones are extra retransmissions, not errors.  Before a
+ * counted expiry the path takes stock's RTO, so that upstream backs off
+ * stock's value and the heartbeats of a potentially failed path, which
+ * use the path's RTO, fall where stock's fall.  After an uncounted one
+ * that is not linear, the doubled RTO, but at most the time to V(k) (at
+ * least the RTO it had).  The count therefore never runs ahead of
+ * stock's: PF, path failure and abort come no earlier (up to one thin
+ * RTO later, at the first thin expiry after stock's).  Linear timeouts
+ * apply only before that first counted expiry.  A bulk flow, whose RTO
+ * is stock's, counts every expiry as stock does.  A run ends where stock
+ * clears the path's error counter, or where its T3-rtx stops
+ * (__sctp_thin_sack()).
+ *
+ * Multi-homed (RFC 9260 6.4.1): a T3-rtx expiry of the retransmission
+ * path moves retransmissions to an alternate path
+ * (sctp_assoc_update_retran_path()).  Stock moves them at its expiry; an
+ * uncounted thin expiry would move them up to one stock RTO earlier, the
+ * alternate path's T3-rtx would start early and its errors would count
+ * early (measured: path 2 PF 0.76 s, path 1 failed 1.55 s and the abort
+ * 0.73 s before stock's).  So an uncounted expiry retransmits on the
+ * path it expired on (__sctp_thin_rtx_moves()): an alternate path gets
+ * its first retransmission no earlier than stock's, and its own clock
+ * starts then.  Deviation: the paper retransmits to an alternate path at
+ * once; that repairs a primary-only outage earlier, at the price of the
+ * failure times.  Heartbeats (8.3) of a path that is not PF are spaced
+ * by HB.interval plus a jittered RTO (sctp_transport_timeout()): they use
+ * stock's RTO (__sctp_thin_stock_rto()), so a thin RTOmin does not send
+ * them, and count their errors, early.
+ *
+ * After a reset (SCTP_THIN off and on, mechanisms off, a TSN reset, a
+ * peer restart) the runs are forgotten and every path has stock's RTO
+ * again (sctp_thin_paths_reset()); the record of the armed timer stays.
  *
  * The strike is recognised by the T3-rtx expiry itself
- * (sctp_sf_do_6_3_3_rtx() sets tp->thin.t3): T2-shutdown, T4-ASCONF and
- * RE-CONFIG strikes are stock's, backoff included.
+ * (sctp_sf_do_6_3_3_rtx() sets tp->thin.t3).  T2-shutdown, T4-ASCONF and
+ * RE-CONFIG strikes count as upstream's; they back off from stock's RTO.
+ * Their timers are armed with the path's RTO, which may be the thin
+ * RTOmin: the first expiry of such a timer can come up to stock's RTO
+ * less ours before stock's (it counts one error; those after it are on
+ * stock's RTO).
  */
 enum {
 	SCTP_THIN_STRIKE_STOCK,		/* not ours: upstream as is */
 	SCTP_THIN_STRIKE_COUNTED,	/* counted: stock's backed-off RTO */
 	SCTP_THIN_STRIKE_LINEAR,	/* not counted, 5.3: RTO kept */
 	SCTP_THIN_STRIKE_DEFERRED,	/* not counted, backoff as upstream */
-	SCTP_THIN_STRIKE_HB,		/* heartbeat strike: stock's RTO */
 };
 
 /* 5.3: while thin, a T3-rtx expiry does not double the RTO, for at most
@@ -962,6 +1124,31 @@ static bool sctp_thin_linear(struct sctp_association *asoc,
 	       !tp->thin.rto_suspect;
 }
 
+/* Stock's first expiry of the run: the one recorded when the timer was
+ * armed.  The socket-busy retry (sctp_generate_t3_rtx_event()) only moves
+ * the expiry later.  A timer armed before the association's state
+ * existed was armed with stock's RTO: it expires when stock's would, or
+ * later if the RTO fell since.
+ */
+static unsigned long sctp_thin_run_start(struct sctp_transport *tp)
+{
+	struct sctp_thin_path *pt = &tp->thin;
+	unsigned long exp = tp->T3_rtx_timer.expires;
+	unsigned long stock = sctp_thin_stock_rto(tp);
+
+	if (pt->armed && !time_before(exp, pt->t3_exp))
+		return pt->stock_exp;
+	return stock > tp->rto ? exp + stock - tp->rto : exp;
+}
+
+/* A strike that counts: upstream backs off stock's RTO. */
+static void sctp_thin_strike_stock(struct sctp_transport *tp)
+{
+	tp->rto = sctp_thin_stock_rto(tp);
+	sctp_thin_sync_rto(tp);
+	tp->thin.strike = SCTP_THIN_STRIKE_COUNTED;
+}
+
 /* Returns false if this strike must not count as an error. */
 bool __sctp_thin_strike(struct sctp_association *asoc,
 			struct sctp_transport *tp, int is_hb)
@@ -972,37 +1159,26 @@ bool __sctp_thin_strike(struct sctp_association *asoc,
 	unsigned long now = jiffies;
 
 	pt->t3 = 0;
+	pt->stay = 0;
 	pt->strike = SCTP_THIN_STRIKE_STOCK;
 	if (!(asoc->thin_conf.flags & SCTP_THIN_MECHANISMS))
 		return true;
-	if (is_hb) {
-		/* An unanswered heartbeat (8.3): stock backs off, from
-		 * stock's RTO.
+	if (!t3) {
+		/* A heartbeat (8.3) not answered, T2, T4, RE-CONFIG: counted
+		 * as upstream's, backed off from stock's RTO.  The first
+		 * heartbeat of a path is no error and does not back off.
 		 */
-		if (tp->hb_sent)
-			pt->strike = SCTP_THIN_STRIKE_HB;
+		if (!is_hb || tp->hb_sent)
+			sctp_thin_strike_stock(tp);
 		return true;
 	}
-	if (!t3)
-		return true;	/* T2, T4, RE-CONFIG: stock */
 
 	ta->timeouts++;
 	if (!pt->run) {
-		/* The expiry this timer was set for; under load it fires
-		 * later.  A corrected timer counts only if not re-armed
-		 * since.
-		 */
-		unsigned long exp = tp->T3_rtx_timer.expires;
-
-		pt->stock_rto = sctp_thin_stock_rto(tp);
-		pt->v_next = exp;
-		if (pt->corrected && pt->corr_exp == exp)
-			pt->v_next = pt->stock_exp;
-		else if (pt->stock_rto > tp->rto)
-			pt->v_next = exp + pt->stock_rto - tp->rto;
+		pt->v_next = sctp_thin_run_start(tp);
+		pt->armed = 0;
 		pt->run = 1;
 	}
-	pt->corrected = 0;
 	count = !time_before(now, pt->v_next);
 	linear = !count && sctp_thin_linear(asoc, ta, tp);
 
@@ -1012,21 +1188,20 @@ bool __sctp_thin_strike(struct sctp_association *asoc,
 	sctp_thin_core_timeout(&ta->core, tp);
 	sctp_thin_update(asoc, ta);
 
-	pt->saved_rto = tp->rto;
 	if (count) {
 		/* Upstream now counts the error, may mark the path PF and
 		 * arm its heartbeat timer from the RTO (RFC 7829 5.1,
 		 * sctp_transport_reset_hb_timer()), then doubles the RTO:
-		 * start it from stock's, so the heartbeats come when
-		 * stock's do (from ours the first came up to 1 s early,
-		 * and the abort one RTO early).
+		 * from stock's, so the heartbeats come when stock's do.
 		 */
-		tp->rto = pt->stock_rto;
-		pt->stock_rto = min(pt->stock_rto * 2, asoc->rto_max);
-		pt->v_next += pt->stock_rto;
-		pt->strike = SCTP_THIN_STRIKE_COUNTED;
+		sctp_thin_strike_stock(tp);
+		pt->v_next += min(tp->rto * 2, asoc->rto_max);
 		return true;
 	}
+	/* Upstream doubles our RTO now, not stock's: keep stock's. */
+	sctp_thin_set_rto(tp, tp->rto);
+	pt->saved_rto = tp->rto;
+	pt->stay = 1;
 	ta->strikes_deferred++;
 	pt->strike = SCTP_THIN_STRIKE_DEFERRED;
 	if (linear) {
@@ -1043,31 +1218,69 @@ void __sctp_thin_strike_done(struct sctp_association *asoc,
 			     struct sctp_transport *tp, int is_hb)
 {
 	struct sctp_thin_path *pt = &tp->thin;
+	unsigned long now = jiffies;
 
 	switch (pt->strike) {
 	case SCTP_THIN_STRIKE_COUNTED:
-		/* Upstream doubled our RTO; take stock's instead. */
-		tp->rto = max(tp->rto, pt->stock_rto);
+		/* Upstream doubled stock's RTO: it is stock's. */
+		sctp_thin_sync_rto(tp);
 		break;
 	case SCTP_THIN_STRIKE_LINEAR:
-		tp->rto = pt->saved_rto;
+		sctp_thin_keep_rto(tp, pt->saved_rto);
 		break;
 	case SCTP_THIN_STRIKE_DEFERRED:
 		/* Upstream doubled our RTO; if that would pass V(k), expire
 		 * at V(k) instead, where the expiry counts, so the schedule
 		 * converges on stock's and never drifts behind it.  Never
 		 * below the RTO before the strike: the value stays until the
-		 * next RTT sample.
+		 * next RTT sample.  V(k) may be past already (jiffies moved
+		 * on since the strike): then that RTO.
 		 */
-		if (time_after(jiffies + tp->rto, pt->v_next))
-			tp->rto = max(pt->v_next - jiffies, pt->saved_rto);
-		break;
-	case SCTP_THIN_STRIKE_HB:
-		pt->stock_rto = min(sctp_thin_stock_rto(tp) * 2, asoc->rto_max);
-		tp->rto = max(tp->rto, pt->stock_rto);
+		if (!time_after(pt->v_next, now))
+			sctp_thin_keep_rto(tp, pt->saved_rto);
+		else if (time_after(now + tp->rto, pt->v_next))
+			sctp_thin_keep_rto(tp, max(pt->v_next - now,
+						   pt->saved_rto));
+		else
+			sctp_thin_keep_rto(tp, tp->rto);
 		break;
 	}
 	pt->strike = SCTP_THIN_STRIKE_STOCK;
+}
+
+/* RFC 9260 6.4.1 after a T3-rtx expiry of the retransmission path: may
+ * retransmissions move to an alternate path?  Not after an expiry that
+ * stock would not have had yet ("Failure detection").
+ */
+bool __sctp_thin_rtx_moves(struct sctp_transport *tp)
+{
+	bool stay = tp->thin.stay;
+
+	tp->thin.stay = 0;
+	return !stay;
+}
+
+/* Record stock's expiry of a T3-rtx armed now: @stock after now, where
+ * ours is @expires.
+ */
+static unsigned long sctp_thin_t3_record(struct sctp_transport *tp,
+					 unsigned long now,
+					 unsigned long expires,
+					 unsigned long stock)
+{
+	tp->thin.t3_exp = expires;
+	tp->thin.stock_exp = now + stock;
+	tp->thin.armed = 1;
+	return expires;
+}
+
+/* R1 (RFC 9260 6.3.2): T3-rtx armed with the path's RTO. */
+unsigned long __sctp_thin_t3_arm(struct sctp_transport *tp)
+{
+	unsigned long now = jiffies;
+
+	return sctp_thin_t3_record(tp, now, now + tp->rto,
+				   sctp_thin_stock_rto(tp));
 }
 
 /* RFC 7765 (RTO Restart), paper 5.2: when a SACK moves the cumulative
@@ -1078,37 +1291,35 @@ void __sctp_thin_strike_done(struct sctp_association *asoc,
  * the earliest one jiffy from now.  As RFC 7765 4.2 has it: only with
  * fewer than rrthresh (4) packets outstanding on the path and no unsent
  * data ready, and only for R3 (@why == 1), never for the R4 restart of
- * reneged data.
+ * reneged data.  Stock would restart with its full RTO from now, R3 and
+ * R4 alike: that is recorded for failure detection.
  */
 unsigned long __sctp_thin_t3_restart(struct sctp_transport *tp, u8 why)
 {
 	struct sctp_association *asoc = tp->asoc;
-	unsigned long full = jiffies + tp->rto;
 	const struct sctp_thin_pkt *oldest;
+	unsigned long now = jiffies;
+	unsigned long full = now + tp->rto;
+	unsigned long stock = sctp_thin_stock_rto(tp);
 	unsigned long expires;
 	u32 n;
 
-	tp->thin.corrected = 0;
 	if (why != 1 || !sctp_thin_on(asoc, SCTP_THIN_RESTART_TIMER) ||
 	    !list_empty(&asoc->outqueue.out_chunk_list) ||
 	    !list_empty(&asoc->outqueue.retransmit))
-		return full;
+		return sctp_thin_t3_record(tp, now, full, stock);
 	oldest = sctp_thin_core_oldest(&asoc->thin->core, tp, &n);
 	if (!oldest || n >= SCTP_THIN_RRTHRESH)
-		return full;
+		return sctp_thin_t3_record(tp, now, full, stock);
 	expires = oldest->sent + tp->rto;
-	if (time_before(expires, jiffies + 1))
-		expires = jiffies + 1;
+	if (time_before(expires, now + 1))
+		expires = now + 1;
 	if (!time_before(expires, full))
-		return full;
-	/* Stock would expire a full stock RTO from now (failure timing). */
-	tp->thin.corrected = 1;
-	tp->thin.corr_exp = expires;
-	tp->thin.stock_exp = jiffies + sctp_thin_stock_rto(tp);
+		return sctp_thin_t3_record(tp, now, full, stock);
 	asoc->thin->restart_corrections++;
 	trace_sctp_thin_mechanism(asoc, SCTP_THIN_RESTART_TIMER,
 				  jiffies_to_msecs(full - expires));
-	return expires;
+	return sctp_thin_t3_record(tp, now, expires, stock);
 }
 
 /* Upstream purged the outqueue (__sctp_outq_teardown()): a peer restart

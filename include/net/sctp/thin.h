@@ -61,20 +61,24 @@ struct sctp_thin_conf {
 	u32 rdb_max_packets;	/* data of the last N packets, 1-8 */
 };
 
-/* Per-path state, in struct sctp_transport: the T3-rtx schedule stock
- * lksctp would follow, so that failure detection is never earlier in time
- * than stock's (thin.c, "Failure detection").
+/* Per-path state, in struct sctp_transport: stock lksctp's clock for the
+ * path, so that failure detection is never earlier in time than stock's
+ * (thin.c, "Failure detection").  Zeroed with the transport (kzalloc).
  */
 struct sctp_thin_path {
-	unsigned long stock_rto;	/* RTO stock would use now, 0 = tp->rto */
+	unsigned long stock_rto;	/* stock's RTO while tp->rto == rto */
+	unsigned long rto;		/* the tp->rto thin-sctp gave last */
+	unsigned long stock_exp;	/* stock's expiry of the armed T3-rtx */
+	unsigned long t3_exp;		/* the expiry we gave that T3-rtx */
 	unsigned long v_next;		/* stock's next T3-rtx expiry (run) */
-	unsigned long saved_rto;	/* tp->rto before a linear strike */
-	unsigned long stock_exp;	/* stock's expiry of a corrected T3 */
-	unsigned long corr_exp;		/* expiry we gave that T3 instead */
-	u8 corrected;			/* T3-rtx armed by an RFC 7765 restart */
+	unsigned long saved_rto;	/* tp->rto before a deferred strike */
+	u8 armed;			/* stock_exp and t3_exp are recorded */
 	u8 run;				/* a timeout run is open on the path */
 	u8 t3;				/* the next strike is a T3-rtx expiry */
 	u8 strike;			/* SCTP_THIN_STRIKE_* of that strike */
+	u8 stay;			/* that strike was deferred: its
+					 * retransmission stays on the path
+					 */
 	u8 rto_suspect;			/* a spurious retransmission since the
 					 * last RTT sample: no linear timeouts
 					 */
@@ -93,7 +97,9 @@ struct sctp_thin_assoc {
 	u64 resyncs;		/* outqueue purges (peer restart, TSN reset) */
 	u64 sack_immediately;	/* packets sent with the I-bit set by us */
 	struct sctp_thin_rdb rdb;	/* redundant data bundling */
-	struct sctp_thin_rdb_cand rdb_cand[SCTP_THIN_RDB_SCAN];	/* scratch */
+	struct sctp_thin_rdb_cand *rdb_cand;	/* scratch, SCTP_THIN_RDB_SCAN,
+						 * allocated on RDB's first use
+						 */
 	unsigned long progress;	/* jiffies of the last cum ack move */
 	bool held;		/* held back by cwnd/rwnd since last drained */
 	u32 lt_run;		/* linear timeouts since the last cum ack move */
@@ -126,6 +132,9 @@ bool __sctp_thin_strike(struct sctp_association *asoc,
 void __sctp_thin_strike_done(struct sctp_association *asoc,
 			     struct sctp_transport *tp, int is_hb);
 unsigned long __sctp_thin_t3_restart(struct sctp_transport *tp, u8 why);
+unsigned long __sctp_thin_t3_arm(struct sctp_transport *tp);
+bool __sctp_thin_rtx_moves(struct sctp_transport *tp);
+unsigned long __sctp_thin_stock_rto(const struct sctp_transport *tp);
 void __sctp_thin_outq_purge(struct sctp_association *asoc);
 bool __sctp_thin_early_frtx(struct sctp_association *asoc,
 			    struct sctp_chunk *chunk);

@@ -2,9 +2,10 @@
 /* thin-sctp: inline hooks called from upstream net/sctp files.
  *
  * Included at the end of <net/sctp/sctp.h>.  Each hook first tests
- * asoc->thin, which is NULL unless a mechanism is switched on for the
- * association, so a stock configuration pays one predictable branch per
- * hook and no bookkeeping at all.
+ * asoc->thin, which is NULL until a mechanism is used on the association
+ * (the packet hook tests the mechanisms' switches instead: it allocates
+ * the state on first use), so a stock configuration pays one predictable
+ * branch per hook and no bookkeeping at all.
  */
 
 #ifndef __NET_SCTP_THIN_HOOKS_H__
@@ -24,7 +25,8 @@ static inline void sctp_thin_rm_peer(struct sctp_association *asoc,
 static inline void sctp_thin_packet_sent(struct sctp_association *asoc,
 					 struct sctp_packet *packet, gfp_t gfp)
 {
-	if (unlikely(asoc && asoc->thin))
+	if (unlikely(asoc &&
+		     (asoc->thin_conf.flags & SCTP_THIN_MECHANISMS)))
 		__sctp_thin_packet_sent(asoc, packet, gfp);
 }
 
@@ -87,6 +89,32 @@ static inline unsigned long sctp_thin_t3_restart(struct sctp_transport *tp,
 	if (unlikely(tp->asoc->thin))
 		return __sctp_thin_t3_restart(tp, why);
 	return jiffies + tp->rto;
+}
+
+/* Expiry for T3-rtx armed now with the path's RTO (RFC 9260 6.3.2 R1):
+ * stock's expiry is recorded for failure detection.
+ */
+static inline unsigned long sctp_thin_t3_arm(struct sctp_transport *tp)
+{
+	if (unlikely(tp->asoc->thin))
+		return __sctp_thin_t3_arm(tp);
+	return jiffies + tp->rto;
+}
+
+/* RFC 9260 6.4.1: may the retransmissions of tp's T3-rtx expiry move to
+ * an alternate path?  Not before stock's expiry.
+ */
+static inline bool sctp_thin_rtx_moves(struct sctp_transport *tp)
+{
+	return likely(!tp->asoc->thin) || __sctp_thin_rtx_moves(tp);
+}
+
+/* The RTO that spaces the path's heartbeats (RFC 9260 8.3): stock's. */
+static inline unsigned long sctp_thin_hb_rto(const struct sctp_transport *tp)
+{
+	if (unlikely(tp->asoc && tp->asoc->thin))
+		return __sctp_thin_stock_rto(tp);
+	return tp->rto;
 }
 
 /* The outqueue is purged: TSNs may jump. */
