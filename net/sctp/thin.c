@@ -1086,22 +1086,22 @@ void __sctp_thin_update_rto(struct sctp_transport *tp)
  * its first retransmission no earlier than stock's, and its own clock
  * starts then.  Deviation: the paper retransmits to an alternate path at
  * once; that repairs a primary-only outage earlier, at the price of the
- * failure times.  Heartbeats (8.3) of a path that is not PF are spaced
- * by HB.interval plus a jittered RTO (sctp_transport_timeout()): they use
- * stock's RTO (__sctp_thin_stock_rto()), so a thin RTOmin does not send
- * them, and count their errors, early.
+ * failure times.
+ *
+ * The path's other timers count errors too: heartbeats (8.3; spaced by
+ * HB.interval plus a jittered RTO, sctp_transport_timeout()), T2-shutdown,
+ * T4-ASCONF and RE-CONFIG.  They run on stock's RTO (sctp_thin_ctl_rto()
+ * returns __sctp_thin_stock_rto()), so a thin RTOmin does not fire them,
+ * and count their errors, early.
  *
  * After a reset (SCTP_THIN off and on, mechanisms off, a TSN reset, a
  * peer restart) the runs are forgotten and every path has stock's RTO
  * again (sctp_thin_paths_reset()); the record of the armed timer stays.
  *
  * The strike is recognised by the T3-rtx expiry itself
- * (sctp_sf_do_6_3_3_rtx() sets tp->thin.t3).  T2-shutdown, T4-ASCONF and
- * RE-CONFIG strikes count as upstream's; they back off from stock's RTO.
- * Their timers are armed with the path's RTO, which may be the thin
- * RTOmin: the first expiry of such a timer can come up to stock's RTO
- * less ours before stock's (it counts one error; those after it are on
- * stock's RTO).
+ * (sctp_sf_do_6_3_3_rtx() sets tp->thin.t3).  Heartbeat, T2-shutdown,
+ * T4-ASCONF and RE-CONFIG strikes count as upstream's, and back off from
+ * stock's RTO.
  */
 enum {
 	SCTP_THIN_STRIKE_STOCK,		/* not ours: upstream as is */

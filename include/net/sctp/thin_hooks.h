@@ -109,8 +109,11 @@ static inline bool sctp_thin_rtx_moves(struct sctp_transport *tp)
 	return likely(!tp->asoc->thin) || __sctp_thin_rtx_moves(tp);
 }
 
-/* The RTO that spaces the path's heartbeats (RFC 9260 8.3): stock's. */
-static inline unsigned long sctp_thin_hb_rto(const struct sctp_transport *tp)
+/* The RTO of the path's timers other than T3-rtx: heartbeats (RFC 9260
+ * 8.3), T2-shutdown, T4-ASCONF and RE-CONFIG.  Stock's: their expiries
+ * count errors, and the thin mechanisms are for DATA.
+ */
+static inline unsigned long sctp_thin_ctl_rto(const struct sctp_transport *tp)
 {
 	if (unlikely(tp->asoc && tp->asoc->thin))
 		return __sctp_thin_stock_rto(tp);
