@@ -52,6 +52,32 @@ static int read_sysctl(const char *name)
 	return v;
 }
 
+/* Live thin-sctp objects (association state), -1 if unreadable. */
+static int thin_objects(void)
+{
+	FILE *f = fopen("/sys/module/sctp/parameters/thin_objects", "r");
+	int v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* The primary path's RTO in ms (SCTP_STATUS), -1 on error. */
+static int primary_rto(int fd)
+{
+	struct sctp_status st;
+	socklen_t len = sizeof(st);
+
+	memset(&st, 0, sizeof(st));
+	if (getsockopt(fd, IPPROTO_SCTP, SCTP_STATUS, &st, &len))
+		return -1;
+	return (int)st.sstat_primary.spinfo_rto;
+}
+
 static struct sockaddr_in addr(int port)
 {
 	struct sockaddr_in a;
@@ -193,7 +219,7 @@ static void test_defaults_and_errors(int port)
 	unsigned int want = 0, bad_len = 3;
 	struct sctp_thin_params p;
 	struct sockaddr_in a = addr(port);
-	int lfd, cfd, sfd, rc, rto_max;
+	int lfd, cfd, sfd, rc, rto_max, rto_min, objs, objs0;
 	char buf[64];
 
 	if (read_sysctl("thin_rto_min") > 0)
@@ -211,6 +237,7 @@ static void test_defaults_and_errors(int port)
 	if (read_sysctl("thin_sack_immediately") > 0)
 		want |= SCTP_THIN_SACK_IMMEDIATELY;
 	rto_max = read_sysctl("rto_max");
+	rto_min = read_sysctl("rto_min");
 
 	lfd = socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP);
 	CHECK(lfd >= 0, "one-to-one socket");
@@ -251,6 +278,8 @@ static void test_defaults_and_errors(int port)
 
 	CHECK(bind(lfd, (struct sockaddr *)&a, sizeof(a)) == 0, "bind");
 	CHECK(listen(lfd, 4) == 0, "listen");
+	objs0 = thin_objects();
+	CHECK(objs0 == 0, "no thin object before the association (%d)", objs0);
 	cfd = socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP);
 	rc = set_params(cfd, 0, SCTP_THIN_ALL, 0, 0);
 	CHECK(rc == 0, "client: all mechanisms on");
@@ -260,6 +289,11 @@ static void test_defaults_and_errors(int port)
 	rc = get_params(sfd, 0, &p);
 	CHECK(rc == 0 && p.stp_flags == SCTP_THIN_ALL && p.stp_rto_min == 250,
 	      "accepted socket and association inherit the listener's");
+	/* Allocated on first use: the first DATA packet (issue 27). */
+	objs = thin_objects();
+	CHECK(objs == 0,
+	      "no thin object for associations that sent no DATA yet (%d)",
+	      objs);
 
 	{
 		struct sctp_thin_info info;
@@ -280,6 +314,10 @@ static void test_defaults_and_errors(int port)
 			msleep(20);
 		}
 		CHECK(i == n, "%d messages exchanged", n);
+		objs = thin_objects();
+		CHECK(objs == 1,
+		      "one thin object: the sender's, the receiver sent no DATA (%d)",
+		      objs);
 		msleep(300);
 		rc = get_info(cfd, 0, &info);
 		CHECK(rc == 0, "SCTP_THIN_INFO on one-to-one socket");
@@ -299,8 +337,20 @@ static void test_defaults_and_errors(int port)
 		CHECK(info.sti_flags == SCTP_THIN_ALL, "info shows flags");
 		check_info_sizes(cfd);
 
+		/* On loopback the RTO is clamped to the thin RTOmin (200
+		 * ms) while thin; switched off, the path has stock's RTO
+		 * again (RTO.Min), not ours (issue 27).
+		 */
+		rc = primary_rto(cfd);
+		CHECK(rc >= 0 && rc < rto_min,
+		      "thin RTOmin in force before switching off (RTO %d ms, RTO.Min %d)",
+		      rc, rto_min);
 		rc = set_params(cfd, 0, 0, 0, 0);
 		CHECK(rc == 0, "switch every mechanism off on a live association");
+		rc = primary_rto(cfd);
+		CHECK(rto_min > 0 && rc >= rto_min,
+		      "switched off: the path has stock's RTO again (%d ms, RTO.Min %d)",
+		      rc, rto_min);
 		rc = get_info(cfd, 0, &info);
 		CHECK(rc == 0 && info.sti_flags == 0 &&
 		      info.sti_pkts_sent >= (unsigned long long)n,

@@ -9,12 +9,16 @@ ip link set lo up
 S=/proc/sys/net/sctp
 check '[ "$(cat $S/thin_rto_min_floor)" = 200 ] && [ "$(cat $S/thin_linear_timeouts_ceiling)" = 6 ] && [ "$(cat $S/thin_congestion_guard_required)" = 1 ]' \
 	"bounds sysctls at their defaults (floor 200, ceiling 6, guard required 1)"
+# sockopt counts thin objects (allocated on first use): none may be left
+# from earlier tests (association teardown is asynchronous).
+check 'thin_objects_zero 15' "no thin object before sockopt ($(cat /sys/module/sctp/parameters/thin_objects))"
 out=$("$BIN/sockopt" 7700)
 echo "$out" | grep -v -E '^[0-9]+ passed'
 THIN_PASS=$((THIN_PASS + $(echo "$out" | grep -c '^ok')))
 THIN_FAIL=$((THIN_FAIL + $(echo "$out" | grep -c '^not ok')))
 
 sysctl -q -p "$TOP/sysctl/90-thin-sctp.conf"
+check 'thin_objects_zero 15' "no thin object left by the first run ($(cat /sys/module/sctp/parameters/thin_objects))"
 out=$("$BIN/sockopt" 7710)
 echo "$out" | grep -v -E '^[0-9]+ passed' | sed 's/^\(not \)\?ok - /&[sysctl all on] /'
 THIN_PASS=$((THIN_PASS + $(echo "$out" | grep -c '^ok')))
