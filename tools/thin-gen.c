@@ -9,7 +9,7 @@
  *		   --duration S [--log FILE] [--nodelay] [--thin FLAGS]
  *		   [--thin-strict] [--thin-rto-min MS] [--thin-linear-max N]
  *		   [--rto-min MS] [--tcp-thin] [--sack-immediately]
- *		   [--seed N]
+ *		   [--seed N] [--connectx ADDR[,ADDR...]] [--events FILE]
  *   thin-gen profile-stats --profile NAME|all [--samples N] [--check PCT]
  *   thin-gen profiles
  *
@@ -40,6 +40,17 @@
  * Logs, one line per message: sender "assoc seq size send_ns", sink
  * "assoc seq size send_ns recv_ns" in arrival order.  Lines starting with
  * '#' are comments.  Summaries go to stdout at exit, progress to stderr.
+ *
+ * Multi-homing: --connectx ADDR,... sets every association up with
+ * sctp_connectx() to the --connect address and these (same port), so the
+ * peer's addresses are known from the start (Linux confirms them without
+ * a heartbeat).  --events FILE subscribes to SCTP_ASSOC_CHANGE and
+ * SCTP_PEER_ADDR_CHANGE and logs each notification when the sender reads
+ * it (it polls every socket for them): "t_ns assoc kind state addr error",
+ * t_ns CLOCK_REALTIME, kind "assoc" (state COMM_UP, COMM_LOST, ...) or
+ * "paddr" (state AVAILABLE, UNREACHABLE, PF, CONFIRMED, ..., addr the
+ * peer's address).  A potentially-failed path is reported only with
+ * net.sctp.pf_expose = 2.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -406,7 +417,7 @@ struct opts {
 	int proto, one_to_many, assocs, size, dist, nodelay, sack_off;
 	int nphases;
 	struct phase phases[MAX_PHASES];
-	const char *state_log, *ready_file, *wait_file;
+	const char *state_log, *ready_file, *wait_file, *events, *connectx;
 	int warmup;
 	double warmup_rate;
 	double state_every;
@@ -507,7 +518,7 @@ struct sender {
 	int n, shared_fd, shared_blocked;
 	int *heap, nheap;
 	struct qfun qsize, qiat;
-	FILE *log, *state;
+	FILE *log, *state, *events;
 	uint64_t lag_sum, lag_max, lag_n, late, connect_ns;
 	int phase;		/* --phases: the current one */
 	int greedy;		/* its interval is 0: as fast as the socket takes */
@@ -609,6 +620,8 @@ static void assoc_fail(struct assoc *a, const char *why, int err)
 	a->qlen = 0;
 }
 
+static void sender_read(struct sender *s, struct assoc *a);
+
 /* Write as much of the assoc's queue as the socket takes.  Returns 1 if
  * the socket is full (EAGAIN).
  */
@@ -648,6 +661,11 @@ static int flush(struct sender *s, struct assoc *a)
 			if (errno == EINTR)
 				continue;
 			assoc_fail(a, "send", errno);
+			/* The notifications queued before the error (an
+			 * abort's COMM_LOST): the socket is not polled again.
+			 */
+			if (!s->o->one_to_many)
+				sender_read(s, a);
 			return 0;
 		}
 		a->off += r;
@@ -727,6 +745,120 @@ static void apply_thin(struct opts *o, int fd)
 	die("setsockopt SCTP_THIN flags 0x%x: %s", o->thin_flags, strerror(errno));
 }
 
+static const char *const assoc_states[] = {
+	[SCTP_COMM_UP] = "COMM_UP",
+	[SCTP_COMM_LOST] = "COMM_LOST",
+	[SCTP_RESTART] = "RESTART",
+	[SCTP_SHUTDOWN_COMP] = "SHUTDOWN_COMP",
+	[SCTP_CANT_STR_ASSOC] = "CANT_STR_ASSOC",
+};
+
+static const char *const paddr_states[] = {
+	[SCTP_ADDR_AVAILABLE] = "AVAILABLE",
+	[SCTP_ADDR_UNREACHABLE] = "UNREACHABLE",
+	[SCTP_ADDR_REMOVED] = "REMOVED",
+	[SCTP_ADDR_ADDED] = "ADDED",
+	[SCTP_ADDR_MADE_PRIM] = "MADE_PRIM",
+	[SCTP_ADDR_CONFIRMED] = "CONFIRMED",
+	[SCTP_ADDR_POTENTIALLY_FAILED] = "PF",
+};
+
+static const char *state_name(const char *const *names, size_t n,
+			      unsigned int v)
+{
+	return v < n && names[v] ? names[v] : "OTHER";
+}
+
+/* --events: one line per notification, @t_ns (CLOCK_REALTIME) when read. */
+static void log_event(struct sender *s, int idx,
+		      const union sctp_notification *n, uint64_t t_ns)
+{
+	const struct sctp_paddr_change *pc = &n->sn_paddr_change;
+	const struct sctp_assoc_change *ac = &n->sn_assoc_change;
+	const struct sockaddr_in6 *a6;
+	const struct sockaddr_in *a4;
+	char addr[INET6_ADDRSTRLEN] = "-";
+
+	if (!s->events)
+		return;
+	switch (n->sn_header.sn_type) {
+	case SCTP_ASSOC_CHANGE:
+		fprintf(s->events, "%llu %d assoc %s - %u\n",
+			(unsigned long long)t_ns, idx,
+			state_name(assoc_states, ARRAY_SIZE(assoc_states),
+				   ac->sac_state), ac->sac_error);
+		break;
+	case SCTP_PEER_ADDR_CHANGE:
+		a4 = (const struct sockaddr_in *)&pc->spc_aaddr;
+		a6 = (const struct sockaddr_in6 *)&pc->spc_aaddr;
+		if (a4->sin_family == AF_INET)
+			inet_ntop(AF_INET, &a4->sin_addr, addr, sizeof(addr));
+		else if (a6->sin6_family == AF_INET6)
+			inet_ntop(AF_INET6, &a6->sin6_addr, addr, sizeof(addr));
+		fprintf(s->events, "%llu %d paddr %s %s %d\n",
+			(unsigned long long)t_ns, idx,
+			state_name(paddr_states, ARRAY_SIZE(paddr_states),
+				   pc->spc_state), addr, pc->spc_error);
+		break;
+	}
+}
+
+/* Subscribe @fd to the notifications that --events logs. */
+static void subscribe_events(int fd)
+{
+	static const uint16_t types[] = {
+		SCTP_ASSOC_CHANGE, SCTP_PEER_ADDR_CHANGE,
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		struct sctp_event ev = {
+			.se_assoc_id = SCTP_FUTURE_ASSOC,
+			.se_type = types[i], .se_on = 1,
+		};
+
+		if (setsockopt(fd, IPPROTO_SCTP, SCTP_EVENT, &ev, sizeof(ev)))
+			die("setsockopt SCTP_EVENT %u: %s", types[i],
+			    strerror(errno));
+	}
+}
+
+/* Association @i's peer addresses for sctp_connectx(), packed into @buf:
+ * the --connect address, then each --connectx one, at port + @i.  Returns
+ * the bytes used.
+ */
+static socklen_t pack_peers(struct opts *o, int i, char *buf, size_t cap)
+{
+	char list[1024], one[160], *tok, *save = NULL;
+	struct sockaddr_storage ss;
+	socklen_t len, used;
+	const char *port;
+
+	parse_addr(o->addr, i, &ss, &len);
+	memcpy(buf, &ss, len);
+	used = len;
+	if (!o->connectx)
+		return used;
+	port = strrchr(o->addr, ':');
+	port = port ? port + 1 : o->addr;
+	if (strlen(o->connectx) >= sizeof(list))
+		die("--connectx: too long");
+	snprintf(list, sizeof(list), "%s", o->connectx);
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (strchr(tok, ':'))
+			snprintf(one, sizeof(one), "[%s]:%s", tok, port);
+		else
+			snprintf(one, sizeof(one), "%s:%s", tok, port);
+		parse_addr(one, i, &ss, &len);
+		if (used + len > cap)
+			die("--connectx: too many addresses");
+		memcpy(buf + used, &ss, len);
+		used += len;
+	}
+	return used;
+}
+
 static int new_socket(struct opts *o, int family)
 {
 	int one = 1, fd;
@@ -761,6 +893,8 @@ static int new_socket(struct opts *o, int family)
 		die("setsockopt TCP_THIN_LINEAR_TIMEOUTS: %s", strerror(errno));
 	if (o->proto == P_SCTP)
 		apply_thin(o, fd);
+	if (o->proto == P_SCTP && o->events)
+		subscribe_events(fd);
 	set_nonblock(fd);
 	return fd;
 }
@@ -775,6 +909,8 @@ static void read_notifications(struct sender *s)
 	struct sctp_assoc_change *ac;
 	struct iovec iov = { &u, sizeof(u) };
 	struct msghdr mh;
+	sctp_assoc_t id;
+	uint64_t t;
 	ssize_t r;
 	int i;
 
@@ -783,16 +919,21 @@ static void read_notifications(struct sender *s)
 		mh.msg_iov = &iov;
 		mh.msg_iovlen = 1;
 		r = recvmsg(s->shared_fd, &mh, MSG_DONTWAIT);
+		t = now_ns(CLOCK_REALTIME);
 		if (r <= 0)
 			return;
-		if (!(mh.msg_flags & MSG_NOTIFICATION) ||
-		    u.n.sn_header.sn_type != SCTP_ASSOC_CHANGE)
+		if (!(mh.msg_flags & MSG_NOTIFICATION))
 			continue;
 		ac = &u.n.sn_assoc_change;
+		id = u.n.sn_header.sn_type == SCTP_PEER_ADDR_CHANGE ?
+		     u.n.sn_paddr_change.spc_assoc_id : ac->sac_assoc_id;
 		for (i = 0; i < s->n; i++)
-			if (s->a[i].id == ac->sac_assoc_id)
+			if (s->a[i].id == id)
 				break;
 		if (i == s->n)
+			continue;
+		log_event(s, i, &u.n, t);
+		if (u.n.sn_header.sn_type != SCTP_ASSOC_CHANGE)
 			continue;
 		switch (ac->sac_state) {
 		case SCTP_COMM_UP:
@@ -813,8 +954,48 @@ static void read_notifications(struct sender *s)
 	}
 }
 
+/* One-to-one: read what the socket has.  The peer sends no data; with
+ * --events the notifications are logged, stamped when read.  After an
+ * error (SO_ERROR already read) the queued notifications, COMM_LOST among
+ * them, still come before the end of the stream.
+ */
+static void sender_read(struct sender *s, struct assoc *a)
+{
+	union {
+		union sctp_notification n;
+		char b[4096];
+	} u;
+	struct iovec iov = { &u, sizeof(u) };
+	struct msghdr mh;
+	uint64_t t;
+	ssize_t r;
+
+	for (;;) {
+		memset(&mh, 0, sizeof(mh));
+		mh.msg_iov = &iov;
+		mh.msg_iovlen = 1;
+		r = recvmsg(a->fd, &mh, MSG_DONTWAIT);
+		t = now_ns(CLOCK_REALTIME);
+		if (r > 0) {
+			if (mh.msg_flags & MSG_NOTIFICATION)
+				log_event(s, a->idx, &u.n, t);
+			continue;
+		}
+		if (r == 0) {
+			assoc_fail(a, "peer closed the connection", 0);
+			return;
+		}
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			assoc_fail(a, "recv", errno);
+		return;
+	}
+}
+
 static void sender_connect(struct sender *s)
 {
+	char peers[16 * sizeof(struct sockaddr_in6)];
 	struct opts *o = s->o;
 	struct sockaddr_storage ss;
 	struct pollfd *pfd;
@@ -836,10 +1017,9 @@ static void sender_connect(struct sender *s)
 			struct sctp_getaddrs_old cx;
 			socklen_t cl = sizeof(cx);
 
-			parse_addr(o->addr, i, &ss, &len);
 			memset(&cx, 0, sizeof(cx));
-			cx.addr_num = len;
-			cx.addrs = (struct sockaddr *)&ss;
+			cx.addr_num = pack_peers(o, i, peers, sizeof(peers));
+			cx.addrs = (struct sockaddr *)peers;
 			s->a[i].fd = s->shared_fd;
 			if (getsockopt(s->shared_fd, IPPROTO_SCTP, SCTP_SOCKOPT_CONNECTX3,
 				       &cx, &cl) && errno != EINPROGRESS)
@@ -850,6 +1030,16 @@ static void sender_connect(struct sender *s)
 		for (i = 0; i < s->n; i++) {
 			parse_addr(o->addr, 0, &ss, &len);
 			s->a[i].fd = new_socket(o, ss.ss_family);
+			if (o->connectx && o->proto == P_SCTP) {
+				len = pack_peers(o, 0, peers, sizeof(peers));
+				if (setsockopt(s->a[i].fd, IPPROTO_SCTP,
+					       SCTP_SOCKOPT_CONNECTX, peers,
+					       len) < 0 &&
+				    errno != EINPROGRESS)
+					die("sctp_connectx %s,%s: %s", o->addr,
+					    o->connectx, strerror(errno));
+				continue;
+			}
 			if (connect(s->a[i].fd, (struct sockaddr *)&ss, len) &&
 			    errno != EINPROGRESS)
 				die("connect %s: %s", o->addr, strerror(errno));
@@ -1163,6 +1353,11 @@ static int do_send(struct opts *o)
 			(unsigned long long)o->seed);
 		fprintf(s->log, "# assoc seq size send_ns\n");
 	}
+	if (o->events) {
+		s->events = open_log(o->events);
+		setvbuf(s->events, NULL, _IOLBF, 0);	/* read while we run */
+		fprintf(s->events, "# thin-gen send events: t_ns assoc kind state addr error\n");
+	}
 	for (i = 0; i < s->n; i++) {
 		s->a[i].idx = i;
 		s->a[i].rng = o->seed * 0x100000001b3ull + i * 0x9e3779b97f4a7c15ull + 1;
@@ -1296,18 +1491,9 @@ static int do_send(struct opts *o)
 		for (i = 0; i < s->n; i++) {
 			struct assoc *a = &s->a[i];
 			short re = pfd[i + 1].revents;
-			char c;
 
 			if (!re)
 				continue;
-			if (re & POLLIN) {
-				ssize_t r = recv(a->fd, &c, 1, MSG_DONTWAIT);
-
-				if (r == 0)
-					assoc_fail(a, "peer closed the connection", 0);
-				else if (r < 0 && errno != EAGAIN)
-					assoc_fail(a, "recv", errno);
-			}
 			if (re & POLLERR) {
 				int err = 0;
 				socklen_t el = sizeof(err);
@@ -1315,7 +1501,9 @@ static int do_send(struct opts *o)
 				getsockopt(a->fd, SOL_SOCKET, SO_ERROR, &err, &el);
 				assoc_fail(a, "socket error", err);
 			}
-			if (re & POLLOUT)
+			if (re & (POLLIN | POLLERR | POLLHUP))
+				sender_read(s, a);
+			if ((re & POLLOUT) && !a->failed)
 				flush(s, a);
 		}
 	}
@@ -1349,6 +1537,8 @@ static int do_send(struct opts *o)
 		die("writing %s: %s", o->log, strerror(errno));
 	if (s->state && fclose(s->state))
 		die("writing %s: %s", o->state_log, strerror(errno));
+	if (s->events && fclose(s->events))
+		die("writing %s: %s", o->events, strerror(errno));
 	if (o->one_to_many) {
 		close(s->shared_fd);
 	} else {
@@ -1741,6 +1931,7 @@ static void help_exit(int rc)
 		"                [--connect-timeout S] [--progress S] [--wait-file FILE]\n"
 		"                [--warmup] [--warmup-rate PER_S]\n"
 		"                [--phases SIZE:MS:S,...] [--state-log FILE] [--state-every MS]\n"
+		"                [--connectx ADDR[,ADDR...]] [--events FILE]\n"
 		"  thin-gen profile-stats --profile NAME|all [--samples N] [--seed N] [--check PCT]\n"
 		"     --check: averages within PCT %%, the table's 1/50/99 %% values at\n"
 		"     quantile 0.01/0.5/0.99 +- 0.0025/0.01/0.0025 of the samples\n"
@@ -1759,6 +1950,9 @@ static void help_exit(int rc)
 		"  all (the paper's and si, not rdb), none.  --thin-rdb-packets N: RDB copies\n"
 		"  from the last N packets (1-8; default: the netns's thin_rdb_max_packets).\n"
 		"--sack-immediately: SCTP_SACK_IMMEDIATELY (the I-bit) on every message.\n"
+		"--connectx: sctp_connectx() to --connect's address and these (its port).\n"
+		"--events FILE: SCTP_ASSOC_CHANGE and SCTP_PEER_ADDR_CHANGE notifications,\n"
+		"  one line each, stamped when read: t_ns assoc kind state addr error.\n"
 		"Without --thin the socket keeps the module's defaults (sysctls).\n"
 		"One-to-many: association i goes to PORT+i (sink --ports N).\n"
 		"profiles:");
@@ -1790,6 +1984,7 @@ int main(int argc, char **argv)
 		{ "wait-file", 1, 0, 'W' }, { "warmup", 0, 0, 'U' },
 		{ "warmup-rate", 1, 0, 'u' }, { "sack-immediately", 0, 0, 'I' },
 		{ "thin-rdb-packets", 1, 0, 'B' },
+		{ "connectx", 1, 0, 'J' }, { "events", 1, 0, 'V' },
 		{ "help", 0, 0, 'h' }, { 0 }
 	};
 	struct opts o = {
@@ -1939,6 +2134,12 @@ int main(int argc, char **argv)
 		case 'U':
 			o.warmup = 1;
 			break;
+		case 'J':
+			o.connectx = optarg;
+			break;
+		case 'V':
+			o.events = optarg;
+			break;
 		case 'u':
 			o.warmup_rate = num(optarg, "--warmup-rate", 0, 1e6);
 			break;
@@ -1998,6 +2199,8 @@ int main(int argc, char **argv)
 		die("--duration S is required");
 	if (o.state_log && o.proto != P_SCTP)
 		die("--state-log is SCTP only");
+	if ((o.connectx || o.events) && o.proto != P_SCTP)
+		die("--connectx and --events are SCTP only");
 	if (o.proto == P_TCP && o.one_to_many)
 		die("--style one-to-many is SCTP only");
 	if (o.proto == P_TCP && o.sack_imm)
