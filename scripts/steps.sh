@@ -2,7 +2,8 @@
 # shellcheck shell=bash
 # Steps of make check and make soak (sourced).  Set LOG first.  Each step
 # logs to $LOG/<step>.log; a step that ends with its own "N passed,
-# M failed" line contributes those counts, any other step counts as one
+# M failed" line contributes those counts ("0 passed, 0 failed" counts
+# as one failure: it tested nothing), any other step counts as one
 # test.  steps_end prints the summary and the total "N passed, M failed".
 #
 #   CHECK_ONLY="unit style"   run only these steps
@@ -37,6 +38,11 @@ step() {
 		p=$(echo "$line" | sed -E 's/^([A-Za-z-]+: )?([0-9]+) passed.*/\2/')
 		f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
 		[ "$rc" != 0 ] && [ "$f" = 0 ] && f=1
+		# "0 passed, 0 failed": it ran no test, which is no pass.
+		if [ "$p" = 0 ] && [ "$f" = 0 ]; then
+			f=1
+			echo "not ok - $name ran no test" >>"$LOG/$name.log"
+		fi
 	elif [ "$rc" = 0 ]; then
 		p=1 f=0
 	else
@@ -46,7 +52,7 @@ step() {
 	failed=$((failed + f))
 	tail -n 5 "$LOG/$name.log" | sed 's/^/    /'
 	summary+=("$(printf '%-10s %s  (%d passed, %d failed, %ds)' "$name" \
-		"$([ "$rc" = 0 ] && echo ok || echo FAIL)" "$p" "$f" $(($(date +%s) - t0)))")
+		"$([ "$rc" = 0 ] && [ "$f" = 0 ] && echo ok || echo FAIL)" "$p" "$f" $(($(date +%s) - t0)))")
 	return 0
 }
 

@@ -13,6 +13,7 @@ for t in "$TOP"/tools/test_*.py; do
 	p=${line%% passed*} f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
 	[ -n "$line" ] || { p=0 f=1; }
 	[ $rc != 0 ] && [ "$f" = 0 ] && f=1
+	[ "$p" = 0 ] && [ "$f" = 0 ] && f=1 && echo "not ok - $(basename "$t") ran no test"
 	pass=$((pass + p)) fail=$((fail + f))
 done
 make -s -C "$TOP/tools" >/dev/null || fail=$((fail + 1))

@@ -32,8 +32,8 @@ check '[ $rc = 0 ]' "sender done (rc $rc)"
 check '[ -f "$OUT/ready" ]' "sink created --ready-file"
 check 'grep -q "^accepted $N " "$OUT/ready"' "ready file: $(cat "$OUT/ready" 2>/dev/null)"
 w=$(sed -n "s/^thin-gen send: warm-up $N messages at 10\/s, all acknowledged after \([0-9.]*\) s$/\1/p" "$OUT/send.out")
-check 'awk -v w="${w:-0}" "BEGIN { exit !(w >= 1.9 && w < 10) }"' \
-	"warm-up of $N at 10/s paced: acknowledged after ${w:-?} s (>= 1.9 s)"
+check_num "warm-up of $N at 10/s paced: acknowledged after ${w:-?} s (>= 1.9 s)" \
+	'w >= 1.9 && w < 10' w="$w"
 check 'grep -q "^thin-gen sink: warm-up messages $N (not counted above)" "$OUT/sink.out"' \
 	"sink counted $N warm-up messages apart"
 sent=$(grep -vc '^#' "$OUT/send.log")

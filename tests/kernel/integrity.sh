@@ -204,8 +204,8 @@ for sc in "${SCENARIOS[@]}"; do
 			"$name/$fl: every message exactly once (${V[recv]}/${V[sent]}, missing ${V[missing]}, dup ${V[dup]}, extra ${V[extra]})"
 		check '[ "${V[order]}" = 0 ] && [ "${V[mismatch]}" = 0 ] && grep -q "dups=0 gaps=0 bad=0 corrupt=0" "$OUT/$name-$fl.sink.out"' \
 			"$name/$fl: in order, sizes and timestamps match, payload intact"
-		check 'awk -v d="$drain" -v b="$bound" "BEGIN { exit !(d <= b) }"' \
-			"$name/$fl: sender done ${drain} s after the heal (bound $bound s)"
+		check_num "$name/$fl: sender done ${drain:-(no time)} s after the heal (bound $bound s)" \
+			"d <= b" d="$drain" b="$bound"
 		total_sent=$((total_sent + ${V[sent]:-0}))
 		[ "${V[missing]}${V[dup]}${V[extra]}${V[order]}${V[mismatch]}" = 00000 ] &&
 			total_ok=$((total_ok + ${V[recv]:-0}))

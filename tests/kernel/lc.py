@@ -10,7 +10,10 @@
                               "send N" (N more messages), "abort"
                               (SO_LINGER 0 close), "close" (graceful),
                               "wait" (block in recv until the association
-                              ends; prints "ended <errno name> <seconds>")
+                              ends; prints "ended <errno name> <seconds
+                              since the last "send" began> <CLOCK_MONOTONIC
+                              seconds at the end>", the same clock in
+                              every process of the machine)
 """
 import errno
 import os
@@ -62,12 +65,14 @@ def send(addr, port):
     s.connect((addr, port))
     for _ in range(3):
         s.send(b"x" * 100)
+    last = time.monotonic()
     print("up", flush=True)
     for line in sys.stdin:
         cmd = line.split()
         if not cmd:
             continue
         if cmd[0] == "send":
+            last = time.monotonic()
             for _ in range(int(cmd[1])):
                 s.send(b"y" * 100)
             print("sent", flush=True)
@@ -81,15 +86,15 @@ def send(addr, port):
             print("closed", flush=True)
             return
         elif cmd[0] == "wait":
-            t0 = time.monotonic()
             err = 0
             try:
                 while s.recv(65536) != b"":
                     pass
             except OSError as e:
                 err = e.errno
-            print("ended %s %.2f" % (errno.errorcode.get(err, "EOF"),
-                                      time.monotonic() - t0), flush=True)
+            end = time.monotonic()
+            print("ended %s %.3f %.3f" % (errno.errorcode.get(err, "EOF"),
+                                          end - last, end), flush=True)
             return
 
 

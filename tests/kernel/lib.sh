@@ -18,6 +18,69 @@ skip() {
 }
 thin_done() { echo "$THIN_PASS passed, $THIN_FAIL failed"; [ "$THIN_FAIL" = 0 ]; }
 
+# Measurements that feed a comparison must exist and be numbers: awk
+# compares an empty or non-numeric value as a string ("" <= 1.4 is true,
+# so is "-nan" <= 1.4), and bash's $((...)) reads an empty value or a
+# word as 0.  These helpers refuse such values.
+#
+# $1: value.  True only for a finite decimal number: 12, -3, 0.25, 1e3
+# (not "", "-nan", "inf", "0x1f", "12 ms", two lines).
+thin_num() { [[ "$1" =~ ^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]]; }
+# $1: value.  True only for a decimal integer (what [ -ge ] and $((...))
+# take).
+thin_int() { [[ "$1" =~ ^[-+]?[0-9]+$ ]]; }
+# $@: NAME=VALUE...  Prints why the first VALUE that is no number is not
+# ("NAME missing" or "NAME not a number: VALUE") and returns 0; returns 1
+# when all are numbers.
+thin_nan() {
+	local a
+	for a; do
+		thin_num "${a#*=}" && continue
+		if [ -z "${a#*=}" ]; then echo "${a%%=*} missing"; else echo "${a%%=*} not a number: ${a#*=}"; fi
+		return 0
+	done
+	return 1
+}
+# $1: awk condition, rest: NAME=VALUE...  True if every VALUE is a number
+# and the condition holds with NAME bound to it (as a number).
+thin_holds() {
+	local cond=$1 a init="" args=()
+	shift
+	thin_nan "$@" >/dev/null && return 1
+	for a; do
+		args+=(-v "$a")
+		init="$init ${a%%=*} += 0;"
+	done
+	awk "${args[@]}" "BEGIN { $init exit !($cond) }"
+}
+# $1: awk expression, rest: NAME=VALUE...  Prints the expression's value
+# with NAME bound to each VALUE; prints nothing and fails if a VALUE is no
+# number (where $((a - b)) would print -b for an empty a).
+thin_calc() {
+	local expr=$1 a init="" args=()
+	shift
+	thin_nan "$@" >/dev/null && return 1
+	for a; do
+		args+=(-v "$a")
+		init="$init ${a%%=*} += 0;"
+	done
+	awk "${args[@]}" "BEGIN { $init printf \"%.15g\\n\", ($expr) }"
+}
+# $1: description, $2: awk condition, rest: NAME=VALUE...  ok if every
+# VALUE is a number and the condition holds; otherwise not ok, saying
+# which measurement is missing or not a number, or the values.
+check_num() {
+	local desc=$1 cond=$2 why
+	shift 2
+	if why=$(thin_nan "$@"); then
+		not_ok "$desc" "no measurement: $why"
+	elif thin_holds "$cond" "$@"; then
+		ok "$desc"
+	else
+		not_ok "$desc" "not ($cond) with $*"
+	fi
+}
+
 # Wait until no thin-sctp object is alive (association teardown is
 # asynchronous: RCU and netns cleanup).  $1: seconds.
 thin_objects_zero() {

@@ -9,7 +9,8 @@
 #   3. SHUTDOWN_RECEIVED (the peer closed), the network heals and the
 #      shutdown completes with our data delivered;
 #   4. dead peer: association_max_retrans 3 with linear timeouts on: the
-#      association still fails, and no earlier in time than stock's;
+#      association still fails, and no earlier in time than a stock one
+#      beside it (with pf_enable 0, where stock's time is not random);
 #   5. the namespace is deleted while an association has data in flight.
 # Afterwards no thin-sctp object is left.  (Module unload cannot be tested:
 # the per-netns control sockets hold two references to sctp.ko, Debian's
@@ -34,7 +35,8 @@ wait_for() {
 st() { ip netns exec $S awk -v p="$1" 'NR > 1 && $13 == p { print $5 }' /proc/net/sctp/assocs; }
 inflight() { ip netns exec $S awk -v p="$1" 'NR > 1 && $3 == p { print $6 }' /proc/net/sctp/thin; }
 
-# $1: port, $2: sink action (abort|close).  Sets FD (sender's stdin).
+# $1: port, $2: sink action (abort|close).  Sets FD (sender's stdin) and
+# SINKPID.  LC_NO_THIN=1 in the environment: a stock socket.
 pair() {
 	ip netns exec $R python3 "$HERE/lc.py" sink "$1" "$2" >"$OUT/sink$1" 2>&1 &
 	SINKPID=$!
@@ -84,35 +86,66 @@ check 'wait_for 15 "[ -z \"\$(st 7103)\" ]"' "3: after the heal the shutdown com
 echo close >&$FD
 exec {FD}>&-
 
-# 4. Dead peer with linear timeouts and thin RTOmin (200 ms): failure
-# comes no earlier in time than stock lksctp's (thin.c, failure
-# detection: thin expiries before stock's are not errors).  Stock is the
-# same module on a socket without SCTP_THIN (lc.py, LC_NO_THIN=1), first;
-# on 6.1 it fails after about 7 s, not 1 + 2 + 4 + 8 = 15 s, because the
-# heartbeats of the potentially-failed path (pf_retrans 0) count too.
-# Until 2026-11-24 the thin association failed after 0.81 s, and this
-# test said that was right.  Tolerance 0.3 s: timer and process start-up
-# jitter under TCG (a counted thin expiry itself can only be later).
+# 4. Dead peer with linear timeouts and thin RTOmin (200 ms): the
+# association still fails, and no earlier in time than stock lksctp's
+# (thin.c, failure detection: thin expiries before stock's are not
+# errors).  Stock is the same module on a socket without SCTP_THIN
+# (lc.py, LC_NO_THIN=1), run side by side with the thin one: both send,
+# the path is cut for both at once, both send one more message and wait.
+# Each time runs from that message's send to the error (lc.py), so
+# neither process's start-up enters, and both associations' timers run
+# in the same guest at the same moment.  Until 2026-11-24 the thin
+# association failed after 0.81 s, and this test said that was right;
+# until 2026-11-25 it ran stock first and allowed thin 0.3 s less.
+#   4a. pf_enable 0: T3-rtx alone counts errors (1 + 2 + 4 + 8 s: about
+#       15.4 s), a schedule without chance, so thin may be earlier by
+#       measurement error only: 40 ms, twice the largest difference seen
+#       between two stock associations side by side (30 pairs, 15 of them
+#       with pf_enable 0: -20 to +14 ms).  Thin beside stock, 15 pairs:
+#       0 to 271 ms later, never earlier.
+#   4b. pf_enable 1 (6.1's default): the potentially-failed path's
+#       heartbeats count too (about 7 s), each sent RTO/2 + random(RTO)
+#       after the last (sctp_transport_reset_hb_timer()), so stock's own
+#       time can vary by chance: in 18 pairs one stock association failed
+#       at 7.57 s, the others at 7.05-7.34 s, thin at 7.28-7.50 s, and
+#       thin was earlier than the stock one beside it twice (by 9 and
+#       91 ms).  A bound there would favour thin by that chance, so 4b
+#       checks that the association fails and reports the times; 4a
+#       guards the rule.
+TOL=0.04
 ip netns exec $S sysctl -q -w net.sctp.association_max_retrans=3 net.sctp.path_max_retrans=3
-dead() {	# $1: port; env LC_NO_THIN passes through
-	local p=$1
-
-	pair "$p" close
-	echo "send 1" >&$FD; sleep 0.5; echo "send 1" >&$FD; sleep 0.5
+# $1: label, $2: pf_enable, $3 $4: ports of the stock and the thin
+# association.  Sets ERR_S SECS_S ERR_T SECS_T (lc.py's "ended" line).
+dead_pair() {
+	local label=$1 ps=$3 pt=$4 fds fdt sks skt fd p
+	ip netns exec $S sysctl -q -w net.sctp.pf_enable="$2"
+	LC_NO_THIN=1 pair "$ps" close
+	fds=$FD sks=$SINKPID
+	pair "$pt" close
+	fdt=$FD skt=$SINKPID
+	for fd in $fds $fdt; do echo "send 1" >&"$fd"; done; sleep 0.5
+	for fd in $fds $fdt; do echo "send 1" >&"$fd"; done; sleep 0.5
 	cut
-	echo "send 1" >&$FD
-	echo wait >&$FD
-	check 'wait_for 40 "grep -q ended $OUT/send$p"' "4: the association to a dead peer fails ($p): $(tr '\n' ' ' <"$OUT/send$p")"
-	exec {FD}>&-
+	for fd in $fds $fdt; do echo "send 1" >&"$fd"; done
+	for fd in $fds $fdt; do echo wait >&"$fd"; done
+	wait_for 40 "grep -q ended $OUT/send$ps && grep -q ended $OUT/send$pt"
+	for p in $ps $pt; do
+		check 'grep -q ended $OUT/send$p' "$label: the association to a dead peer fails ($p): $(tr '\n' ' ' <"$OUT/send$p")"
+	done
+	exec {fds}>&- {fdt}>&-
 	heal
-	kill $SINKPID 2>/dev/null
+	kill $sks $skt 2>/dev/null
+	read -r _ ERR_S SECS_S _ < <(grep ended "$OUT/send$ps")
+	read -r _ ERR_T SECS_T _ < <(grep ended "$OUT/send$pt")
+	check '[ "$ERR_S" = ETIMEDOUT ] && [ "$ERR_T" = ETIMEDOUT ]' \
+		"$label: both fail with ETIMEDOUT (stock ${ERR_S:-none}, thin ${ERR_T:-none})"
+	check '[ -z "$(st $pt)" ]' "$label: the failed association is gone"
 }
-LC_NO_THIN=1 dead 7106
-read -r _ _ stock < <(grep ended "$OUT/send7106")
-dead 7104
-read -r _ err secs < <(grep ended "$OUT/send7104")
-check '[ -n "$err" ] && [ "$err" != EOF ] && awk -v s="$secs" -v k="$stock" "BEGIN { exit !(k > 0 && s >= k - 0.3) }"' "4: failure reported ($err) after $secs s, no earlier than stock's $stock s"
-check '[ -z "$(st 7104)" ]' "4: the failed association is gone"
+dead_pair "4a (pf_enable 0)" 0 7106 7104
+check_num "4a (pf_enable 0): no earlier than stock: thin fails after ${SECS_T:-no} s, stock after ${SECS_S:-no} s (side by side; tolerance $TOL s)" \
+	"k > 0 && s >= k - t" s="$SECS_T" k="$SECS_S" t="$TOL"
+dead_pair "4b (pf_enable 1)" 1 7108 7107
+echo "# 4b (pf_enable 1): thin fails after ${SECS_T:-no} s, stock after ${SECS_S:-no} s (not compared: random heartbeat times)"
 ip netns exec $S sysctl -q -w net.sctp.association_max_retrans=10 net.sctp.path_max_retrans=5
 
 # 5. Delete the namespaces with data in flight.  The closed socket's

@@ -430,12 +430,18 @@ bulk() {
 	[ "$gso" = off ] && ip netns exec $S ethtool -K s0 gso on tx-sctp-segmentation on >/dev/null 2>&1
 	r=$(judge "$OUT/$label.samples" "$port" "$t0" $((t1 - 2000)) 30 $((BULK * 1000 - 2000)))
 	judged "$r"
-	wire=$((s1 - s0 + d1 - d0))
-	avg=$(((b1 - b0) / (p1 - p0 + 1)))
-	echo "# $label: loss $loss, gso $gso, ran $(((t1 - t0) / 1000)) s; s0: $((p1 - p0)) packets, $avg bytes each; E: forwarded $((s1 - s0)) wire packets, dropped $((d1 - d0)); $r"
-	check '[ $rc = 0 ] && [ "${J[n]}" -ge 10 ] && [ $((${J[flags]} & 15)) = 15 ]' \
-		"$label: ran with every mechanism on (${J[n]} samples judged, exit $rc)"
-	check '[ "${J[thin]}" = 0 ]' \
+	# Empty, not 0, when a counter could not be read (0 packets would
+	# pass "no GSO packet", 0 wire packets "SENT counts wire packets").
+	wire=$(thin_calc 's1 - s0 + d1 - d0' s0="$s0" s1="$s1" d0="$d0" d1="$d1")
+	pk=$(thin_calc 'p1 - p0' p0="$p0" p1="$p1")
+	avg=""
+	thin_holds 'pk > 0' pk="$pk" && avg=$(thin_calc 'int((b1 - b0) / (pk + 1))' b0="$b0" b1="$b1" pk="$pk")
+	echo "# $label: loss $loss, gso $gso, ran $(((t1 - t0) / 1000)) s; s0: ${pk:-?} packets, ${avg:-?} bytes each; E: forwarded $((s1 - s0)) wire packets, dropped $((d1 - d0)); $r"
+	# "${J[n]}" -ge 10: the samples exist (the judged counts below are
+	# 0 when none was judged).
+	check '[ $rc = 0 ] && [ "${J[n]}" -ge 10 ] && [[ ${J[flags]} =~ ^0x[0-9a-f]+$ ]] && [ $((J[flags] & 15)) = 15 ]' \
+		"$label: ran with every mechanism on (${J[n]} samples judged, FLAGS ${J[flags]}, exit $rc)"
+	check '[ "${J[n]}" -ge 10 ] && [ "${J[thin]}" = 0 ]' \
 		"bulk never THIN: $label (${J[thin]} of ${J[n]} samples with more than 16 KB in the send buffer; ${J[stalled]} stalled)"
 	# The I-bit is set on every packet sent while thin, so it sees the
 	# shortest thin moments: greedy thin-gen writes one 1000-byte message
@@ -446,18 +452,18 @@ bulk() {
 	# SACK each, no timer or retransmission changes): at most 1 % of the
 	# packets; every other counter stays.
 	[ "$label" = greedy ] && si_max=$((J[sent] / 100))
-	check '[ "${J[linear]}${J[fastrtx]}${J[rtomin]}${J[restart]}" = 0000 ] && [ "${J[sackimm]}" -le "$si_max" ] && [ "${J[rdb]}" -le "$si_max" ]' \
+	check '[ "${J[n]}" -ge 10 ] && [ "${J[linear]}${J[fastrtx]}${J[rtomin]}${J[restart]}" = 0000 ] && [ "${J[sackimm]}" -le "$si_max" ] && [ "${J[rdb]}" -le "$si_max" ]' \
 		"bulk no mechanism acts: $label (LINEAR +${J[linear]} FASTRTX +${J[fastrtx]} RTOMIN +${J[rtomin]} RESTART +${J[restart]} SACKIMM +${J[sackimm]} RDB +${J[rdb]}, at most $si_max)"
 	# Both include retransmissions.  SENT is the last sample's, up to
 	# 0.5 s and the last flights before the end; the wire count also has
 	# iperf3's TCP control and SCTP control packets, and counts a dropped
 	# GSO packet once: SENT within 80-110 % of it (seen: 88-100 %; a GSO
 	# packet counted once gives 43-64 % with GSO on).
-	check '[ $((10 * ${J[sent]})) -ge $((8 * wire)) ] && [ $((10 * ${J[sent]})) -le $((11 * wire)) ]' \
-		"$label: SENT counts wire packets (SENT ${J[sent]}, wire $wire)"
+	check_num "$label: SENT counts wire packets (SENT ${J[sent]}, wire ${wire:-?})" \
+		'w > 0 && 10 * n >= 8 * w && 10 * n <= 11 * w' n="${J[sent]}" w="$wire"
 	case $label in
-	iperf*-gso) check '[ "$avg" -gt 1600 ]' "$label: s0 sent GSO packets ($avg bytes per packet)" ;;
-	*-nogso) check '[ "$avg" -le 1500 ]' "$label: s0 sent no GSO packet ($avg bytes per packet)" ;;
+	iperf*-gso) check_num "$label: s0 sent GSO packets (${avg:-?} bytes per packet)" 'a > 1600' a="$avg" ;;
+	*-nogso) check_num "$label: s0 sent no GSO packet (${avg:-?} bytes per packet)" 'a <= 1500' a="$avg" ;;
 	esac
 }
 # $1: port, rest: bulk's label, loss, gso.
@@ -546,6 +552,7 @@ want outage && part_outage
 if [ -n "$bulkpid" ]; then
 	wait $bulkpid
 	cat "$OUT/bulk.tap"
+	grep -q '^\(not \)\?ok - ' "$OUT/bulk.tap" || not_ok "bulk: the part printed no result ($OUT/bulk.tap)"
 	THIN_PASS=$((THIN_PASS + $(grep -c '^ok - ' "$OUT/bulk.tap")))
 	THIN_FAIL=$((THIN_FAIL + $(grep -c '^not ok - ' "$OUT/bulk.tap")))
 fi

@@ -16,6 +16,9 @@ out=$("$BIN/sockopt" 7700)
 echo "$out" | grep -v -E '^[0-9]+ passed'
 THIN_PASS=$((THIN_PASS + $(echo "$out" | grep -c '^ok')))
 THIN_FAIL=$((THIN_FAIL + $(echo "$out" | grep -c '^not ok')))
+# A crash or a missing binary prints no line at all, and nothing above
+# would fail.
+echo "$out" | grep -q '^[0-9]* passed, [0-9]* failed$' || not_ok "sockopt ran to the end"
 
 sysctl -q -p "$TOP/sysctl/90-thin-sctp.conf"
 check 'thin_objects_zero 15' "no thin object left by the first run ($(cat /sys/module/sctp/parameters/thin_objects))"
@@ -23,6 +26,7 @@ out=$("$BIN/sockopt" 7710)
 echo "$out" | grep -v -E '^[0-9]+ passed' | sed 's/^\(not \)\?ok - /&[sysctl all on] /'
 THIN_PASS=$((THIN_PASS + $(echo "$out" | grep -c '^ok')))
 THIN_FAIL=$((THIN_FAIL + $(echo "$out" | grep -c '^not ok')))
+echo "$out" | grep -q '^[0-9]* passed, [0-9]* failed$' || not_ok "[sysctl all on] sockopt ran to the end"
 for k in thin_rto_min thin_restart_timer thin_linear_timeouts thin_fast_retransmit; do
 	sysctl -q -w net.sctp.$k=0
 done

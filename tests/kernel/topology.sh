@@ -15,7 +15,7 @@ pingstat() {
 }
 
 read -r loss rtt <<<"$(pingstat -c 10 -i 0.2)"
-check 'awk -v r="$rtt" "BEGIN { exit !(r >= 90 && r <= 250) }"' "RTT with 50 ms each way: $rtt ms"
+check_num "RTT with 50 ms each way: $rtt ms" 'r >= 90 && r <= 250' r="$rtt"
 check '[ "$loss" = 0 ]' "no loss by default ($loss%)"
 check 'ip netns exec $S ethtool -k s0 | grep -q "^generic-segmentation-offload: on"' "GSO at the device default (on), as deployed"
 
@@ -42,7 +42,7 @@ check '[ "$loss" -ge 5 ] && [ "$loss" -le 40 ]' "Gilbert-Elliott loss (mean 20%)
 # queue, a burst of 20 (ping -l) overflows it.
 thin_lab_netem fwd rate 1mbit limit 5
 read -r loss rtt <<<"$(pingstat -c 5 -i 0.2 -s 1000)"
-check 'awk -v r="$rtt" "BEGIN { exit !(r >= 57) }"' "rate 1 Mbit/s: 1000-byte ping RTT $rtt ms (50 ms rev delay + 8 ms serialization)"
+check_num "rate 1 Mbit/s: 1000-byte ping RTT $rtt ms (50 ms rev delay + 8 ms serialization)" 'r >= 57' r="$rtt"
 read -r loss rtt <<<"$(pingstat -c 20 -l 20 -s 1000 -W 2)"
 check '[ "$loss" -ge 30 ]' "queue limit 5: a burst of 20 loses packets ($loss%)"
 thin_lab_netem fwd delay 50ms

@@ -25,8 +25,12 @@ while read -r t; do
 		f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
 	fi
 	[ "$rc" != 0 ] && [ "$f" = 0 ] && f=1 && echo "not ok - $t exited $rc"
+	# A script that ran no check (no summary line, or "0 passed, 0
+	# failed") and exited 0 has tested nothing: no pass.
+	[ "$p" = 0 ] && [ "$f" = 0 ] && f=1 && echo "not ok - $t ran no check"
 	passed=$((passed + p))
 	failed=$((failed + f))
 done <"$TOP/tests/vm/suite.list"
+[ $((passed + failed)) = 0 ] && failed=1 && echo "not ok - no test script ran (SUITE_ONLY: ${SUITE_ONLY:-})"
 echo "suite: $passed passed, $failed failed"
 [ "$failed" = 0 ]
