@@ -436,7 +436,7 @@ static void sctp_thin_paths_reset(struct sctp_association *asoc)
 		pt->run = 0;
 		pt->t3 = 0;
 		pt->strike = 0;
-		pt->stay = 0;
+		pt->deferred = 0;
 		pt->rto_suspect = 0;
 		memset(&pt->rdb_gate, 0, sizeof(pt->rdb_gate));
 	}
@@ -1075,18 +1075,18 @@ void __sctp_thin_update_rto(struct sctp_transport *tp)
  * clears the path's error counter, or where its T3-rtx stops
  * (__sctp_thin_sack()).
  *
- * Multi-homed (RFC 9260 6.4.1): a T3-rtx expiry of the retransmission
- * path moves retransmissions to an alternate path
- * (sctp_assoc_update_retran_path()).  Stock moves them at its expiry; an
- * uncounted thin expiry would move them up to one stock RTO earlier, the
- * alternate path's T3-rtx would start early and its errors would count
- * early (measured: path 2 PF 0.76 s, path 1 failed 1.55 s and the abort
- * 0.73 s before stock's).  So an uncounted expiry retransmits on the
- * path it expired on (__sctp_thin_rtx_moves()): an alternate path gets
- * its first retransmission no earlier than stock's, and its own clock
- * starts then.  Deviation: the paper retransmits to an alternate path at
- * once; that repairs a primary-only outage earlier, at the price of the
- * failure times.
+ * Multi-homed (RFC 9260 6.4.1): the retransmissions of a T3-rtx expiry go
+ * to the retransmission path, often an alternate one.  Stock sends them
+ * there at its expiry; after an uncounted thin expiry they arrive up to
+ * one stock RTO earlier, and if they armed the alternate path's T3-rtx
+ * from now, that path's errors would count early (measured: path 2 PF
+ * 0.76 s, path 1 failed 1.55 s and the abort 0.73 s before stock's).  So
+ * a T3-rtx armed while another path's last expiry was deferred is
+ * recorded as armed at that path's next stock expiry, V(k), when stock
+ * would send there (sctp_thin_not_before()).  The retransmission itself
+ * goes early, as the paper has it: a primary-only outage is repaired
+ * sooner.  Armed for new data instead, the record is later than stock's
+ * (failure later, never earlier).
  *
  * The path's other timers count errors too: heartbeats (8.3; spaced by
  * HB.interval plus a jittered RTO, sctp_transport_timeout()), T2-shutdown,
@@ -1159,7 +1159,6 @@ bool __sctp_thin_strike(struct sctp_association *asoc,
 	unsigned long now = jiffies;
 
 	pt->t3 = 0;
-	pt->stay = 0;
 	pt->strike = SCTP_THIN_STRIKE_STOCK;
 	if (!(asoc->thin_conf.flags & SCTP_THIN_MECHANISMS))
 		return true;
@@ -1196,12 +1195,13 @@ bool __sctp_thin_strike(struct sctp_association *asoc,
 		 */
 		sctp_thin_strike_stock(tp);
 		pt->v_next += min(tp->rto * 2, asoc->rto_max);
+		pt->deferred = 0;
 		return true;
 	}
 	/* Upstream doubles our RTO now, not stock's: keep stock's. */
 	sctp_thin_set_rto(tp, tp->rto);
 	pt->saved_rto = tp->rto;
-	pt->stay = 1;
+	pt->deferred = 1;
 	ta->strikes_deferred++;
 	pt->strike = SCTP_THIN_STRIKE_DEFERRED;
 	if (linear) {
@@ -1248,20 +1248,28 @@ void __sctp_thin_strike_done(struct sctp_association *asoc,
 	pt->strike = SCTP_THIN_STRIKE_STOCK;
 }
 
-/* RFC 9260 6.4.1 after a T3-rtx expiry of the retransmission path: may
- * retransmissions move to an alternate path?  Not after an expiry that
- * stock would not have had yet ("Failure detection").
+/* The earliest time stock could send to @tp what we send it now: a path
+ * whose last T3-rtx expiry was deferred has its chunks retransmitted
+ * (RFC 9260 6.3.3 E3), possibly to @tp (6.4.1), where stock retransmits
+ * them only at that path's next expiry, v_next.  Bounded by the number of
+ * paths.
  */
-bool __sctp_thin_rtx_moves(struct sctp_transport *tp)
+static unsigned long sctp_thin_not_before(const struct sctp_transport *tp,
+					  unsigned long now)
 {
-	bool stay = tp->thin.stay;
+	const struct sctp_transport *t;
+	unsigned long nb = now;
 
-	tp->thin.stay = 0;
-	return !stay;
+	list_for_each_entry(t, &tp->asoc->peer.transport_addr_list,
+			    transports)
+		if (t != tp && t->thin.run && t->thin.deferred &&
+		    time_after(t->thin.v_next, nb))
+			nb = t->thin.v_next;
+	return nb;
 }
 
-/* Record stock's expiry of a T3-rtx armed now: @stock after now, where
- * ours is @expires.
+/* Record stock's expiry of a T3-rtx armed now: @stock after stock would
+ * have armed it, where ours is @expires.
  */
 static unsigned long sctp_thin_t3_record(struct sctp_transport *tp,
 					 unsigned long now,
@@ -1269,7 +1277,7 @@ static unsigned long sctp_thin_t3_record(struct sctp_transport *tp,
 					 unsigned long stock)
 {
 	tp->thin.t3_exp = expires;
-	tp->thin.stock_exp = now + stock;
+	tp->thin.stock_exp = sctp_thin_not_before(tp, now) + stock;
 	tp->thin.armed = 1;
 	return expires;
 }

@@ -76,8 +76,8 @@ struct sctp_thin_path {
 	u8 run;				/* a timeout run is open on the path */
 	u8 t3;				/* the next strike is a T3-rtx expiry */
 	u8 strike;			/* SCTP_THIN_STRIKE_* of that strike */
-	u8 stay;			/* that strike was deferred: its
-					 * retransmission stays on the path
+	u8 deferred;			/* the run's last strike was deferred:
+					 * stock retransmits at v_next
 					 */
 	u8 rto_suspect;			/* a spurious retransmission since the
 					 * last RTT sample: no linear timeouts
@@ -133,7 +133,6 @@ void __sctp_thin_strike_done(struct sctp_association *asoc,
 			     struct sctp_transport *tp, int is_hb);
 unsigned long __sctp_thin_t3_restart(struct sctp_transport *tp, u8 why);
 unsigned long __sctp_thin_t3_arm(struct sctp_transport *tp);
-bool __sctp_thin_rtx_moves(struct sctp_transport *tp);
 unsigned long __sctp_thin_stock_rto(const struct sctp_transport *tp);
 void __sctp_thin_outq_purge(struct sctp_association *asoc);
 bool __sctp_thin_early_frtx(struct sctp_association *asoc,

@@ -101,14 +101,6 @@ static inline unsigned long sctp_thin_t3_arm(struct sctp_transport *tp)
 	return jiffies + tp->rto;
 }
 
-/* RFC 9260 6.4.1: may the retransmissions of tp's T3-rtx expiry move to
- * an alternate path?  Not before stock's expiry.
- */
-static inline bool sctp_thin_rtx_moves(struct sctp_transport *tp)
-{
-	return likely(!tp->asoc->thin) || __sctp_thin_rtx_moves(tp);
-}
-
 /* The RTO of the path's timers other than T3-rtx: heartbeats (RFC 9260
  * 8.3), T2-shutdown, T4-ASCONF and RE-CONFIG.  Stock's: their expiries
  * count errors, and the thin mechanisms are for DATA.
