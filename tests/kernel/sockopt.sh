@@ -13,7 +13,10 @@ check '[ "$(cat $S/thin_rto_min_floor)" = 200 ] && [ "$(cat $S/thin_linear_timeo
 # from earlier tests (association teardown is asynchronous).
 check 'thin_objects_zero 15' "no thin object before sockopt ($(cat /sys/module/sctp/parameters/thin_objects))"
 out=$("$BIN/sockopt" 7700)
-echo "$out" | grep -v -E '^[0-9]+ passed'
+# "not ok - (FILE:LINE) TEXT" -> "not ok - TEXT (FILE:LINE)": a failure
+# starts with what failed (tests/mutants/list names checks by their text).
+where='s/^not ok - (\([^)]*\)) \(.*\)$/not ok - \2 (\1)/'
+echo "$out" | grep -v -E '^[0-9]+ passed' | sed -e "$where"
 THIN_PASS=$((THIN_PASS + $(echo "$out" | grep -c '^ok')))
 THIN_FAIL=$((THIN_FAIL + $(echo "$out" | grep -c '^not ok')))
 # A crash or a missing binary prints no line at all, and nothing above
@@ -23,7 +26,7 @@ echo "$out" | grep -q '^[0-9]* passed, [0-9]* failed$' || not_ok "sockopt ran to
 sysctl -q -p "$TOP/sysctl/90-thin-sctp.conf"
 check 'thin_objects_zero 15' "no thin object left by the first run ($(cat /sys/module/sctp/parameters/thin_objects))"
 out=$("$BIN/sockopt" 7710)
-echo "$out" | grep -v -E '^[0-9]+ passed' | sed 's/^\(not \)\?ok - /&[sysctl all on] /'
+echo "$out" | grep -v -E '^[0-9]+ passed' | sed -e "$where" -e 's/^\(not \)\?ok - /&[sysctl all on] /'
 THIN_PASS=$((THIN_PASS + $(echo "$out" | grep -c '^ok')))
 THIN_FAIL=$((THIN_FAIL + $(echo "$out" | grep -c '^not ok')))
 echo "$out" | grep -q '^[0-9]* passed, [0-9]* failed$' || not_ok "[sysctl all on] sockopt ran to the end"
