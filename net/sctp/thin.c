@@ -386,15 +386,10 @@ unsigned long __sctp_thin_stock_rto(const struct sctp_transport *tp)
 	return tp->rto;
 }
 
-static unsigned long sctp_thin_stock_rto(const struct sctp_transport *tp)
-{
-	return __sctp_thin_stock_rto(tp);
-}
-
 /* Give the path an RTO of ours; stock's stays in stock_rto. */
 static void sctp_thin_set_rto(struct sctp_transport *tp, unsigned long rto)
 {
-	tp->thin.stock_rto = sctp_thin_stock_rto(tp);
+	tp->thin.stock_rto = __sctp_thin_stock_rto(tp);
 	tp->thin.rto = rto;
 	tp->rto = rto;
 }
@@ -429,7 +424,7 @@ static void sctp_thin_paths_reset(struct sctp_association *asoc)
 	list_for_each_entry(tp, &asoc->peer.transport_addr_list, transports) {
 		struct sctp_thin_path *pt = &tp->thin;
 
-		tp->rto = sctp_thin_stock_rto(tp);
+		tp->rto = __sctp_thin_stock_rto(tp);
 		sctp_thin_sync_rto(tp);
 		pt->v_next = 0;
 		pt->saved_rto = 0;
@@ -913,7 +908,7 @@ static void sctp_thin_spurious(struct sctp_association *asoc)
 	struct sctp_transport *tp;
 
 	list_for_each_entry(tp, &asoc->peer.transport_addr_list, transports) {
-		unsigned long stock = sctp_thin_stock_rto(tp);
+		unsigned long stock = __sctp_thin_stock_rto(tp);
 
 		tp->thin.rto_suspect = 1;
 		if (tp->rto < stock)
@@ -1134,7 +1129,7 @@ static unsigned long sctp_thin_run_start(struct sctp_transport *tp)
 {
 	struct sctp_thin_path *pt = &tp->thin;
 	unsigned long exp = tp->T3_rtx_timer.expires;
-	unsigned long stock = sctp_thin_stock_rto(tp);
+	unsigned long stock = __sctp_thin_stock_rto(tp);
 
 	if (pt->armed && !time_before(exp, pt->t3_exp))
 		return pt->stock_exp;
@@ -1144,7 +1139,7 @@ static unsigned long sctp_thin_run_start(struct sctp_transport *tp)
 /* A strike that counts: upstream backs off stock's RTO. */
 static void sctp_thin_strike_stock(struct sctp_transport *tp)
 {
-	tp->rto = sctp_thin_stock_rto(tp);
+	tp->rto = __sctp_thin_stock_rto(tp);
 	sctp_thin_sync_rto(tp);
 	tp->thin.strike = SCTP_THIN_STRIKE_COUNTED;
 }
@@ -1288,7 +1283,7 @@ unsigned long __sctp_thin_t3_arm(struct sctp_transport *tp)
 	unsigned long now = jiffies;
 
 	return sctp_thin_t3_record(tp, now, now + tp->rto,
-				   sctp_thin_stock_rto(tp));
+				   __sctp_thin_stock_rto(tp));
 }
 
 /* RFC 7765 (RTO Restart), paper 5.2: when a SACK moves the cumulative
@@ -1308,7 +1303,7 @@ unsigned long __sctp_thin_t3_restart(struct sctp_transport *tp, u8 why)
 	const struct sctp_thin_pkt *oldest;
 	unsigned long now = jiffies;
 	unsigned long full = now + tp->rto;
-	unsigned long stock = sctp_thin_stock_rto(tp);
+	unsigned long stock = __sctp_thin_stock_rto(tp);
 	unsigned long expires;
 	u32 n;
 

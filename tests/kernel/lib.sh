@@ -44,14 +44,8 @@ thin_nan() {
 # $1: awk condition, rest: NAME=VALUE...  True if every VALUE is a number
 # and the condition holds with NAME bound to it (as a number).
 thin_holds() {
-	local cond=$1 a init="" args=()
-	shift
-	thin_nan "$@" >/dev/null && return 1
-	for a; do
-		args+=(-v "$a")
-		init="$init ${a%%=*} += 0;"
-	done
-	awk "${args[@]}" "BEGIN { $init exit !($cond) }"
+	local v
+	v=$(thin_calc "($1) ? 1 : 0" "${@:2}") && [ "$v" = 1 ]
 }
 # $1: awk expression, rest: NAME=VALUE...  Prints the expression's value
 # with NAME bound to each VALUE; prints nothing and fails if a VALUE is no

@@ -36,14 +36,12 @@ static int passed, failed;
 	printf("\n");							\
 } while (0)
 
-static int read_sysctl(const char *name)
+/* The integer in a file, -1 if unreadable. */
+static int read_int(const char *path)
 {
-	char path[256];
-	FILE *f;
+	FILE *f = fopen(path, "r");
 	int v = -1;
 
-	snprintf(path, sizeof(path), "/proc/sys/net/sctp/%s", name);
-	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	if (fscanf(f, "%d", &v) != 1)
@@ -52,18 +50,18 @@ static int read_sysctl(const char *name)
 	return v;
 }
 
+static int read_sysctl(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/proc/sys/net/sctp/%s", name);
+	return read_int(path);
+}
+
 /* Live thin-sctp objects (association state), -1 if unreadable. */
 static int thin_objects(void)
 {
-	FILE *f = fopen("/sys/module/sctp/parameters/thin_objects", "r");
-	int v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
+	return read_int("/sys/module/sctp/parameters/thin_objects");
 }
 
 /* The primary path's RTO in ms (SCTP_STATUS), -1 on error. */
