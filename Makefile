@@ -2,8 +2,9 @@
 #
 # thin-sctp: developer front end.  Kbuild objects live in net/sctp/Kbuild.thin.
 #
-#   make [KVER=...]        build sctp.ko and sctp_diag.ko for KVER (the hook
-#                          series patches/<line> follows from the release)
+#   make [KVER=...]        build sctp.ko and sctp_diag.ko for KVER (its kernel
+#                          line follows from the release; patches/series
+#                          serves every line)
 #   make kernels           the supported releases that can be built here
 #   make deps [KVER=...]   install what the build and tests (of KVER) need
 #   make install           install into /lib/modules/$KVER/updates + depmod
@@ -38,7 +39,7 @@ BUILD := $(TOP)/build/$(KVER)
 TREE := $(BUILD)/tree
 # The line's build root: "host", or a Debian chroot (7.x: trixie, made by
 # make deps) that kbuild runs in (scripts/buildroot.sh).
-ROOT := $(word 3,$(shell scripts/kernel-line.sh --known $(KVER) 2>/dev/null))
+ROOT := $(word 3,$(shell scripts/kernel-line.sh $(KVER) 2>/dev/null))
 ifeq ($(filter-out host,$(ROOT)),)
 KDIR := /lib/modules/$(KVER)/build
 KMAKE := $(MAKE)

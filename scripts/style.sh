@@ -39,7 +39,7 @@ for f in net/sctp/*.c net/sctp/*.h include/net/sctp/*.h include/uapi/linux/*.h t
 		echo "style: FAIL $f"; echo "$out" | head -n 30; fail=$((fail + 1))
 	fi
 done
-for p in patches/*/*.patch; do
+for p in patches/*.patch patches/*/*.patch; do
 	n=$((n + 1))
 	# On stdin: given a *.patch file name, checkpatch checks it as a file.
 	if out=$($CP - <"$p" 2>&1) && [ -z "$out" ]; then

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* thin-sctp: kernel API differences between the lines we build for
- * (patches/<line>), in one place, as WireGuard's compat/ does.  thin.c
+ * (scripts/kernel-line.sh), in one place, as WireGuard's compat/ does.  thin.c
  * uses the names below and has no version checks of its own.  Only
  * thin.c includes this header.
  *
