@@ -54,7 +54,7 @@ static const struct kernel_param_ops sctp_thin_objects_ops = {
 module_param_cb(thin_objects, &sctp_thin_objects_ops, NULL, 0444);
 MODULE_PARM_DESC(thin_objects, "live thin-sctp objects (0 when idle)");
 
-void *sctp_thin_alloc(size_t size, gfp_t gfp)
+static void *sctp_thin_alloc(size_t size, gfp_t gfp)
 {
 	void *p = kmalloc(size, gfp | __GFP_NOWARN);
 
@@ -63,13 +63,19 @@ void *sctp_thin_alloc(size_t size, gfp_t gfp)
 	return p;
 }
 
-void sctp_thin_free(void *p)
+static void sctp_thin_free(void *p)
 {
 	if (!p)
 		return;
 	atomic_dec(&sctp_thin_objects);
 	kfree(p);
 }
+
+/* The core's packet rings come from here too (sctp_thin_core_init()). */
+static const struct sctp_thin_mem sctp_thin_mem = {
+	.alloc = sctp_thin_alloc,
+	.free = sctp_thin_free,
+};
 
 /* Per-netns settings: net.sctp.thin_*.  They are the defaults of new
  * sockets; the SCTP_THIN socket option overrides them (7.3).
@@ -472,7 +478,7 @@ static struct sctp_thin_assoc *sctp_thin_assoc_alloc(gfp_t gfp)
 	if (!ta)
 		return NULL;
 	memset(ta, 0, sizeof(*ta));
-	sctp_thin_core_init(&ta->core);
+	sctp_thin_core_init(&ta->core, &sctp_thin_mem);
 	return ta;
 }
 
@@ -554,7 +560,7 @@ static int sctp_thin_assoc_set(struct sctp_association *asoc,
 		struct sctp_thin_core keep = ta->core;
 
 		sctp_thin_core_destroy(&ta->core);
-		sctp_thin_core_init(&ta->core);
+		sctp_thin_core_init(&ta->core, &sctp_thin_mem);
 		ta->core.pkts_sent = keep.pkts_sent;
 		ta->core.pkts_lost = keep.pkts_lost;
 		ta->core.transitions = keep.transitions;

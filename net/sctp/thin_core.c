@@ -33,15 +33,17 @@ static struct sctp_thin_pkt *sctp_thin_slot(const struct sctp_thin_core *c,
 	return &c->ring[(c->head + i) & (c->size - 1)];
 }
 
-void sctp_thin_core_init(struct sctp_thin_core *c)
+void sctp_thin_core_init(struct sctp_thin_core *c,
+			 const struct sctp_thin_mem *mem)
 {
 	memset(c, 0, sizeof(*c));
+	c->mem = mem;
 	c->thin = true;		/* nothing in flight */
 }
 
 void sctp_thin_core_destroy(struct sctp_thin_core *c)
 {
-	sctp_thin_free(c->ring);
+	c->mem->free(c->ring);
 	c->ring = NULL;
 	c->head = 0;
 	c->used = 0;
@@ -167,7 +169,7 @@ static bool sctp_thin_room(struct sctp_thin_core *c, gfp_t gfp)
 		size = c->size ? c->size * 2 : SCTP_THIN_MIN_SLOTS;
 		if (size > SCTP_THIN_MAX_SLOTS)
 			return false;
-		ring = sctp_thin_alloc(size * sizeof(*ring), gfp);
+		ring = c->mem->alloc(size * sizeof(*ring), gfp);
 		if (!ring)
 			return false;
 	}
@@ -187,7 +189,7 @@ static bool sctp_thin_room(struct sctp_thin_core *c, gfp_t gfp)
 		n++;
 	}
 	if (ring != c->ring) {
-		sctp_thin_free(c->ring);
+		c->mem->free(c->ring);
 		c->ring = ring;
 		c->head = 0;
 	}

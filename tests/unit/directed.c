@@ -22,7 +22,7 @@ static void t_basic(void)
 	struct sctp_thin_core c;
 	struct sctp_thin_gap g = { 2, 2 };
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	CHECK(sctp_thin_core_update(&c, true, true), "empty core is thin");
 	CHECK(c.transitions == 0, "no transition at start");
 	sctp_thin_core_sent(&c, 100, 10, &A, 0);
@@ -63,7 +63,7 @@ static void t_detection(void)
 	struct sctp_thin_core c;
 	u32 i;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	for (i = 0; i < 3; i++)
 		sctp_thin_core_sent(&c, i + 1, i, &A, 0);
 	CHECK(sctp_thin_core_update(&c, false, true), "3 in flight: thin");
@@ -95,7 +95,7 @@ static void t_cap_and_failure(void)
 	struct sctp_thin_core c;
 	u32 i;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	for (i = 0; i < SCTP_THIN_MAX_SLOTS; i++)
 		sctp_thin_core_sent(&c, i + 1, i, &A, 0);
 	CHECK(!c.saturated && c.size == SCTP_THIN_MAX_SLOTS, "at the cap");
@@ -108,7 +108,7 @@ static void t_cap_and_failure(void)
 	CHECK(!c.saturated && c.in_flight == 0, "drained: exact again");
 	sctp_thin_core_destroy(&c);
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	shim_fail_next = true;
 	sctp_thin_core_sent(&c, 1, 1, &A, 0);
 	CHECK(c.saturated && !c.ring && c.pkts_sent == 1,
@@ -125,7 +125,7 @@ static void t_hostile(void)
 	struct sctp_thin_gap g[3] = { { 0, 5 }, { 9, 3 }, { 1, 65535 } };
 	struct sctp_thin_core c;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	sctp_thin_core_sent(&c, 0xfffffffe, 1, &A, 0);
 	sctp_thin_core_sent(&c, 0xffffffff, 2, &A, 0);
 	sctp_thin_core_sent(&c, 0, 3, &A, 0);
@@ -156,7 +156,7 @@ static void t_guard(void)
 	struct sctp_thin_core c;
 	u32 tsn, i;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	c.guard = SCTP_THIN_ONE / 5;			/* 20 % */
 	for (tsn = 1; tsn <= 10; tsn++) {		/* half time out */
 		sctp_thin_core_sent(&c, tsn, tsn, &A, 0);
@@ -200,7 +200,7 @@ static void t_guard(void)
 	sctp_thin_core_destroy(&c);
 
 	/* What counts as given up, each TSN once. */
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	sctp_thin_core_sent(&c, 1, 0, &A, 0);
 	for (i = 0; i < 6; i++) {
 		sctp_thin_core_timeout(&c, &A);
@@ -248,7 +248,7 @@ static void t_guard(void)
 	      "lost, then fast-retransmitted and timed out: dup takes nothing");
 	sctp_thin_core_destroy(&c);
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	for (i = 1; i <= 20; i++)
 		sctp_thin_core_sent(&c, i, 0, &A, 0);
 	sctp_thin_core_timeout(&c, &A);
@@ -266,7 +266,7 @@ static void t_app_limited(void)
 {
 	struct sctp_thin_core c;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	CHECK(!sctp_thin_core_update(&c, true, false) && !c.thin &&
 	      c.transitions == 1, "empty core, not app-limited: thick");
 	CHECK(sctp_thin_core_update(&c, true, true) && c.thin &&
@@ -289,7 +289,7 @@ static void t_oldest_count(void)
 	struct sctp_thin_core c;
 	u32 n;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	n = 99;
 	CHECK(!sctp_thin_core_oldest(&c, &A, &n) && n == 0,
 	      "oldest(): empty core, count 0");
@@ -324,7 +324,7 @@ static void t_purge(void)
 	struct sctp_thin_core c;
 	u32 i, n, win;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	for (i = 0xfffffff0; i != 0xfffffff8; i++)
 		sctp_thin_core_sent(&c, i, i & 0xff, i & 1 ? &A : &B, 0);
 	sctp_thin_core_sack(&c, 0xfffffff0, &g, 1);	/* 0xfffffff1 missed */
@@ -359,7 +359,7 @@ static void t_purge(void)
 	sctp_thin_core_destroy(&c);
 
 	/* A jump far below the old TSNs, on a saturated core. */
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	shim_fail_next = true;
 	for (i = 1000; i < 1010; i++)
 		sctp_thin_core_sent(&c, i, i, &A, 0);
@@ -393,7 +393,7 @@ static void t_resync(void)
 	struct sctp_thin_core c;
 	u32 lost, sent;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	sctp_thin_core_sent(&c, 10, 1, &A, 0);
 	sctp_thin_core_sent(&c, 11, 2, &A, 0);
 	lost = c.pkts_lost;
@@ -422,7 +422,7 @@ static void t_resync(void)
 	CHECK(c.in_flight == 1, "recording again after the drain");
 	sctp_thin_core_destroy(&c);
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	sctp_thin_core_resync(&c, 500, false);
 	CHECK(!c.saturated && c.highest_valid && c.highest_sent == 500 &&
 	      sctp_thin_core_update(&c, true, true),
@@ -443,7 +443,7 @@ static void t_acked_path(void)
 	struct sctp_thin_core c;
 	u32 i;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	CHECK(!sctp_thin_core_acked_path(&c, &A), "no SACK yet: no path");
 	sctp_thin_core_sent(&c, 1, 1, &A, 0);
 	sctp_thin_core_sent(&c, 2, 2, &B, 0);
@@ -720,7 +720,7 @@ static void t_rdb_verdict(void)
 	/* a repaired loss counts for the estimate and the guard, and a dup
 	 * report of that TSN does not take it back
 	 */
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	for (i = 0; i < 40; i++) {
 		sctp_thin_core_sent(&c, 1000 + i, i, &A, 0);
 		sctp_thin_core_sack(&c, 1000 + i, NULL, 0);

@@ -88,7 +88,7 @@ void pair_guard(struct pair *t, u32 guard)
 void pair_init(struct pair *t)
 {
 	memset(t, 0, sizeof(*t));
-	sctp_thin_core_init(&t->core);
+	sctp_thin_core_init(&t->core, &shim_mem);
 	t->app_limited = true;
 	t->m.thin = true;	/* nothing in flight */
 }

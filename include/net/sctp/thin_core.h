@@ -38,7 +38,16 @@ struct sctp_thin_pkt {
 	const void *transport;	/* path: compared, never dereferenced */
 };
 
+/* Memory for the packet ring, from the caller (thin.c in the kernel, a
+ * shim in tests/unit): the core has no allocator of its own.
+ */
+struct sctp_thin_mem {
+	void *(*alloc)(size_t size, gfp_t gfp);
+	void (*free)(void *p);
+};
+
 struct sctp_thin_core {
+	const struct sctp_thin_mem *mem;	/* the caller's, at init */
 	struct sctp_thin_pkt *ring;	/* send order, NULL until first send */
 	u32 head;		/* index of the oldest slot */
 	u32 used;		/* slots in use, live and dead */
@@ -127,11 +136,8 @@ struct sctp_thin_gap {
 	u16 end;		/* RFC 9260 3.3.4, host order */
 };
 
-/* Memory, provided by the caller (thin.c in the kernel, a shim in tests). */
-void *sctp_thin_alloc(size_t size, gfp_t gfp);
-void sctp_thin_free(void *p);
-
-void sctp_thin_core_init(struct sctp_thin_core *c);
+void sctp_thin_core_init(struct sctp_thin_core *c,
+			 const struct sctp_thin_mem *mem);
 void sctp_thin_core_destroy(struct sctp_thin_core *c);
 void sctp_thin_core_sent(struct sctp_thin_core *c, u32 highest_tsn,
 			 unsigned long now, const void *transport, gfp_t gfp);
