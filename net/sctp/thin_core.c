@@ -275,7 +275,7 @@ static void sctp_thin_note_acked(struct sctp_thin_core *c,
 /* Did the last SACK ack a packet sent on @transport?  True for every path
  * when the list could not tell: more paths than it tracks, or a saturated
  * list that drained.  A saturated list that has not drained answers only
- * for recorded packets; thin.c treats that case itself.
+ * for recorded packets; sctp_thin_runs_end() treats that case itself.
  */
 bool sctp_thin_core_acked_path(const struct sctp_thin_core *c,
 			       const void *transport)

@@ -83,7 +83,7 @@ struct sctp_thin_core {
 /* Redundant data bundling (RDB, our addition after the paper's section 7
  * and Opstad et al.'s TCP RDB): copies of outstanding DATA chunks ride in
  * front of new DATA.  The choice of chunks and the verdict on each copy
- * are here; thin.c finds the chunks and builds the packet.
+ * are here; thin_rdb.c finds the chunks and builds the packet.
  */
 #define SCTP_THIN_RDB_HISTORY	16	/* packets remembered, all paths */
 #define SCTP_THIN_RDB_MAX_PACKETS 8	/* limit of thin_rdb_max_packets */
