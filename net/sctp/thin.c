@@ -529,4 +529,3 @@ void sctp_thin_exit(void)
 	if (left)
 		pr_err("thin-sctp: leak of %d objects at unload\n", left);
 }
-
