@@ -55,7 +55,8 @@ git -c user.name=thin-sctp -c user.email=thin-sctp@invalid commit -qm "sctp: add
 New files of thin-sctp (Petlund et al., 2009): the packet-in-flight
 core, its glue to lksctp, socket option and tracepoint headers.
 They are wired in by the patches that follow."
-for p in $("$TOP/scripts/hook-series.sh" "$LINE"); do
+series=$("$TOP/scripts/hook-series.sh" "$LINE")
+for p in $series; do
 	"$TOP/scripts/hook-series.sh" "$LINE" "$p" |
 		git -c user.name=thin-sctp -c user.email=thin-sctp@invalid am -q
 done

@@ -25,6 +25,7 @@ reaches() {
 	[ "$(printf '%s\n%s\n' "$1" "$LINE" | sort -V | head -n 1)" = "$1" ]
 }
 
+[ -f "$TOP/patches/series" ] || { echo "hook-series: no patches/series" >&2; exit 1; }
 if [ $# = 1 ]; then
 	entries "$TOP/patches/series" | sed "s,^,$TOP/patches/,"
 	if [ -f "$TOP/patches/$LINE/series" ]; then

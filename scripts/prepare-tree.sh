@@ -84,7 +84,8 @@ done
 
 # The line's hook series (scripts/hook-series.sh): with offsets, no fuzz,
 # so a context that moved shows here instead of a hunk in the wrong place.
-for p in $("$TOP/scripts/hook-series.sh" "$LINE"); do
+series=$("$TOP/scripts/hook-series.sh" "$LINE")
+for p in $series; do
 	if ! out=$("$TOP/scripts/hook-series.sh" "$LINE" "$p" |
 		patch -d "$STAGE" -p1 --forward --no-backup-if-mismatch -F0 -r - -s 2>&1); then
 		echo "prepare-tree: patch ${p#"$TOP"/} does not apply to the $LINE tree:" >&2
