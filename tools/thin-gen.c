@@ -10,6 +10,7 @@
  *		   [--thin-strict] [--thin-rto-min MS] [--thin-linear-max N]
  *		   [--rto-min MS] [--tcp-thin] [--sack-immediately]
  *		   [--seed N] [--connectx ADDR[,ADDR...]] [--events FILE]
+ *		   [--heartbeat-usr1]
  *   thin-gen profile-stats --profile NAME|all [--samples N] [--check PCT]
  *   thin-gen profiles
  *
@@ -51,6 +52,10 @@
  * "paddr" (state AVAILABLE, UNREACHABLE, PF, CONFIRMED, ..., addr the
  * peer's address).  A potentially-failed path is reported only with
  * net.sctp.pf_expose = 2.
+ *
+ * --heartbeat-usr1: SIGUSR1 asks every association for a heartbeat on
+ * each of its paths at once (SCTP_PEER_ADDR_PARAMS with SPP_HB_DEMAND,
+ * RFC 6458 8.1.12): a test makes a heartbeat outstanding when it wants.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -419,6 +424,7 @@ struct opts {
 	struct phase phases[MAX_PHASES];
 	const char *state_log, *ready_file, *wait_file, *events, *connectx;
 	int warmup;
+	int hb_usr1;
 	double warmup_rate;
 	double state_every;
 	int thin_set, thin_strict, ports, expect, progress, tcp_thin, sack_imm;
@@ -1097,6 +1103,36 @@ static void sender_connect(struct sender *s)
 	free(pfd);
 }
 
+/* --heartbeat-usr1: set by SIGUSR1, served by the send loop. */
+static volatile sig_atomic_t hb_wanted;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	hb_wanted = 1;
+}
+
+/* A heartbeat on every path of every association now (SPP_HB_DEMAND on
+ * the association applies to each of its paths).
+ */
+static void demand_heartbeats(struct sender *s)
+{
+	struct sctp_paddrparams pp;
+	int i;
+
+	hb_wanted = 0;
+	for (i = 0; i < s->n; i++) {
+		if (s->a[i].failed)
+			continue;
+		memset(&pp, 0, sizeof(pp));
+		pp.spp_flags = SPP_HB_DEMAND;
+		pp.spp_assoc_id = s->o->one_to_many ? s->a[i].id : 0;
+		if (setsockopt(s->a[i].fd, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS,
+			       &pp, sizeof(pp)))
+			warnx("assoc %d: heartbeat demand: %s", i, strerror(errno));
+	}
+}
+
 /* --wait-file: no traffic until the sink has accepted every connection
  * (it creates the file); notifications are read meanwhile.
  */
@@ -1403,6 +1439,8 @@ static int do_send(struct opts *o)
 		mono = now_ns(CLOCK_MONOTONIC);
 		if (mono >= end)
 			break;
+		if (hb_wanted)
+			demand_heartbeats(s);
 		while (o->nphases && s->phase + 1 < o->nphases && mono >= s->phase_end)
 			phase_enter(s, s->phase + 1, mono);
 		if (next_state && mono >= next_state) {
@@ -1931,7 +1969,7 @@ static void help_exit(int rc)
 		"                [--connect-timeout S] [--progress S] [--wait-file FILE]\n"
 		"                [--warmup] [--warmup-rate PER_S]\n"
 		"                [--phases SIZE:MS:S,...] [--state-log FILE] [--state-every MS]\n"
-		"                [--connectx ADDR[,ADDR...]] [--events FILE]\n"
+		"                [--connectx ADDR[,ADDR...]] [--events FILE] [--heartbeat-usr1]\n"
 		"  thin-gen profile-stats --profile NAME|all [--samples N] [--seed N] [--check PCT]\n"
 		"     --check: averages within PCT %%, the table's 1/50/99 %% values at\n"
 		"     quantile 0.01/0.5/0.99 +- 0.0025/0.01/0.0025 of the samples\n"
@@ -1953,6 +1991,7 @@ static void help_exit(int rc)
 		"--connectx: sctp_connectx() to --connect's address and these (its port).\n"
 		"--events FILE: SCTP_ASSOC_CHANGE and SCTP_PEER_ADDR_CHANGE notifications,\n"
 		"  one line each, stamped when read: t_ns assoc kind state addr error.\n"
+		"--heartbeat-usr1: SIGUSR1 demands a heartbeat on every path (SPP_HB_DEMAND).\n"
 		"Without --thin the socket keeps the module's defaults (sysctls).\n"
 		"One-to-many: association i goes to PORT+i (sink --ports N).\n"
 		"profiles:");
@@ -1985,6 +2024,7 @@ int main(int argc, char **argv)
 		{ "warmup-rate", 1, 0, 'u' }, { "sack-immediately", 0, 0, 'I' },
 		{ "thin-rdb-packets", 1, 0, 'B' },
 		{ "connectx", 1, 0, 'J' }, { "events", 1, 0, 'V' },
+		{ "heartbeat-usr1", 0, 0, 'K' },
 		{ "help", 0, 0, 'h' }, { 0 }
 	};
 	struct opts o = {
@@ -2131,6 +2171,9 @@ int main(int argc, char **argv)
 		case 'W':
 			o.wait_file = optarg;
 			break;
+		case 'K':
+			o.hb_usr1 = 1;
+			break;
 		case 'U':
 			o.warmup = 1;
 			break;
@@ -2178,6 +2221,12 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
+	if (o.hb_usr1) {
+		struct sigaction sa = { .sa_handler = on_usr1 };
+
+		/* no SA_RESTART: poll() returns at once */
+		sigaction(SIGUSR1, &sa, NULL);
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	if (sink) {

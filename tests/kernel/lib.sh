@@ -75,6 +75,35 @@ check_num() {
 	fi
 }
 
+# Statistics of the numbers on stdin, one per line (other lines are
+# ignored): "n median min p75" (p75 by nearest rank), "0 - - -" if none.
+thin_stats() {
+	awk '/^-?[0-9]+(\.[0-9]+)?$/ { v[n++] = $1 + 0 }
+		END {
+			if (!n) { print "0 - - -"; exit }
+			for (i = 1; i < n; i++)
+				for (j = i; j > 0 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
+			m = n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2
+			printf "%d %.3f %.3f %.3f\n", n, m, v[0], v[int((3 * n + 3) / 4) - 1]
+		}'
+}
+# Mann-Whitney's rank test, one-sided: are the numbers in file $1 smaller
+# than those in file $2 (one per line; other lines ignored)?  Prints z of
+# U = #{(a, b): a < b} + #{a = b} / 2 by the normal approximation (right
+# for 8 or more values each): 3.09 or more says "smaller" with p < 0.001
+# when both come from one distribution.  Prints nothing (fails) when a
+# file holds no number.
+thin_mw_z() {
+	awk '/^-?[0-9]+(\.[0-9]+)?$/ { if (FNR == NR) a[na++] = $1 + 0; else b[nb++] = $1 + 0 }
+		END {
+			if (!na || !nb) exit 1
+			for (i = 0; i < na; i++)
+				for (j = 0; j < nb; j++)
+					u += a[i] < b[j] ? 1 : a[i] == b[j] ? 0.5 : 0
+			printf "%.2f\n", (u - na * nb / 2) / sqrt(na * nb * (na + nb + 1) / 12)
+		}' "$1" "$2"
+}
+
 # Wait until no thin-sctp object is alive (association teardown is
 # asynchronous: RCU and netns cleanup).  $1: seconds.
 thin_objects_zero() {
