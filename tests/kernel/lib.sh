@@ -313,9 +313,9 @@ thin_verify() {
 #   [$THIN_PEER_S] 10.0.1.1 SDEV --veth-- PDEV 10.0.1.2 [$THIN_PEER_P]
 #
 # A real sender of our module in THIN_PEER_S against a fake SCTP peer in
-# THIN_PEER_P, both played by one peer script (tests/kernel/*_peer.py,
-# see its docstring).  In THIN_PEER_P nftables drops every inbound SCTP
-# packet, so the kernel there never answers; the peer reads
+# THIN_PEER_P, both played by one peer script (tests/kernel/*_peer.py on
+# sctp_peer.py, see its docstring).  In THIN_PEER_P nftables drops every
+# inbound SCTP packet, so the kernel there never answers; the peer reads
 # frames with AF_PACKET (before netfilter) and writes its answers on the
 # link (after it).  Offloads are off on both ends: the peer reads and
 # writes raw frames and needs real checksums and one SCTP packet per
