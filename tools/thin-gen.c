@@ -79,252 +79,32 @@ FILE *open_log(const char *path)
 
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "proto", 1, 0, 'P' }, { "listen", 1, 0, 'L' },
-		{ "connect", 1, 0, 'C' }, { "log", 1, 0, 'l' },
-		{ "sack-delay-off", 0, 0, 'S' }, { "assocs", 1, 0, 'n' },
-		{ "style", 1, 0, 's' }, { "size", 1, 0, 'z' },
-		{ "interval", 1, 0, 'i' }, { "dist", 1, 0, 'd' },
-		{ "profile", 1, 0, 'p' }, { "duration", 1, 0, 't' },
-		{ "nodelay", 0, 0, 'N' }, { "thin", 1, 0, 'T' },
-		{ "thin-strict", 0, 0, 'X' }, { "thin-rto-min", 1, 0, 'R' },
-		{ "thin-linear-max", 1, 0, 'M' }, { "seed", 1, 0, 'e' },
-		{ "samples", 1, 0, 'm' }, { "check", 1, 0, 'c' },
-		{ "ports", 1, 0, 'o' }, { "expect", 1, 0, 'x' },
-		{ "drain", 1, 0, 'D' }, { "progress", 1, 0, 'g' },
-		{ "pareto-shape", 1, 0, 'a' }, { "connect-timeout", 1, 0, 'w' },
-		{ "rto-min", 1, 0, 'r' }, { "tcp-thin", 0, 0, 'H' },
-		{ "phases", 1, 0, 'F' }, { "state-log", 1, 0, 'Y' },
-		{ "state-every", 1, 0, 'E' }, { "ready-file", 1, 0, 'Q' },
-		{ "wait-file", 1, 0, 'W' }, { "warmup", 0, 0, 'U' },
-		{ "warmup-rate", 1, 0, 'u' }, { "sack-immediately", 0, 0, 'I' },
-		{ "thin-rdb-packets", 1, 0, 'B' },
-		{ "connectx", 1, 0, 'J' }, { "events", 1, 0, 'V' },
-		{ "help", 0, 0, 'h' }, { 0 }
-	};
-	struct opts o = {
-		.proto = -1, .assocs = 1, .size = 100, .interval = 250,
-		.duration = -1, .drain = 30, .warmup_rate = 1000, .pareto_shape = 1.5, .ports = 1,
-		.expect = 1, .progress = 5, .seed = 1, .samples = 100000,
-		.connect_timeout = 30, .state_every = 100,
-	};
-	const char *mode, *prof = NULL, *dist = NULL;
-	int c, have_size = 0, have_iv = 0, sink, send, pstats;
-	size_t i;
+	int mode = opts_mode(argc, argv);
+	struct opts o;
 
-	if (argc < 2)
-		help_exit(2);
-	mode = argv[1];
-	if (!strcmp(mode, "-h") || !strcmp(mode, "--help"))
-		help_exit(0);
-	if (!strcmp(mode, "profiles")) {
+	if (mode == M_PROFILES) {
 		profile_list();
 		return 0;
 	}
-	sink = !strcmp(mode, "sink");
-	send = !strcmp(mode, "send");
-	pstats = !strcmp(mode, "profile-stats");
-	if (!sink && !send && !pstats)
-		help_exit(2);
-	optind = 2;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'P':
-			if (!strcmp(optarg, "sctp"))
-				o.proto = P_SCTP;
-			else if (!strcmp(optarg, "tcp"))
-				o.proto = P_TCP;
-			else
-				die("--proto sctp|tcp");
-			break;
-		case 'L':
-		case 'C':
-			o.addr = optarg;
-			break;
-		case 'l':
-			o.log = optarg;
-			break;
-		case 'S':
-			o.sack_off = 1;
-			break;
-		case 'n':
-			o.assocs = num(optarg, "--assocs", 1, MAX_ASSOCS);
-			break;
-		case 's':
-			if (!strcmp(optarg, "one-to-many"))
-				o.one_to_many = 1;
-			else if (strcmp(optarg, "one-to-one"))
-				die("--style one-to-one|one-to-many");
-			break;
-		case 'z':
-			o.size = num(optarg, "--size", HDR_LEN, MAX_MSG);
-			have_size = 1;
-			break;
-		case 'i':
-			o.interval = num(optarg, "--interval", 0.01, 3600000);
-			have_iv = 1;
-			break;
-		case 'd':
-			dist = optarg;
-			break;
-		case 'p':
-			prof = optarg;
-			break;
-		case 't':
-			o.duration = num(optarg, "--duration", 0, 1e6);
-			break;
-		case 'N':
-			o.nodelay = 1;
-			break;
-		case 'T':
-			if (parse_thin(optarg, &o.thin_flags))
-				die("bad --thin '%s'", optarg);
-			o.thin_set = 1;
-			break;
-		case 'X':
-			o.thin_strict = 1;
-			break;
-		case 'R':
-			o.thin_rto_min = num(optarg, "--thin-rto-min", 1, 1e7);
-			break;
-		case 'B':
-			o.thin_rdb_packets = num(optarg, "--thin-rdb-packets", 1, 8);
-			break;
-		case 'r':
-			o.rto_min = num(optarg, "--rto-min", 1, 1e7);
-			break;
-		case 'H':
-			o.tcp_thin = 1;
-			break;
-		case 'I':
-			o.sack_imm = 1;
-			break;
-		case 'M':
-			o.thin_lt_max = num(optarg, "--thin-linear-max", 1, 1000);
-			break;
-		case 'e':
-			o.seed = strtoull(optarg, NULL, 0);
-			break;
-		case 'm':
-			o.samples = num(optarg, "--samples", 100, 1e8);
-			break;
-		case 'c':
-			o.check = num(optarg, "--check", 0, 1000);
-			break;
-		case 'o':
-			o.ports = num(optarg, "--ports", 1, MAX_PORTS);
-			break;
-		case 'x':
-			o.expect = num(optarg, "--expect", 1, 1e6);
-			break;
-		case 'D':
-			o.drain = num(optarg, "--drain", 0, 3600);
-			break;
-		case 'g':
-			o.progress = num(optarg, "--progress", 0, 3600);
-			break;
-		case 'a':
-			o.pareto_shape = num(optarg, "--pareto-shape", 1.01, 100);
-			break;
-		case 'w':
-			o.connect_timeout = num(optarg, "--connect-timeout", 0.1, 3600);
-			break;
-		case 'F':
-			parse_phases(&o, optarg);
-			break;
-		case 'Y':
-			o.state_log = optarg;
-			break;
-		case 'E':
-			o.state_every = num(optarg, "--state-every", 1, 3600000);
-			break;
-		case 'Q':
-			o.ready_file = optarg;
-			break;
-		case 'W':
-			o.wait_file = optarg;
-			break;
-		case 'U':
-			o.warmup = 1;
-			break;
-		case 'J':
-			o.connectx = optarg;
-			break;
-		case 'V':
-			o.events = optarg;
-			break;
-		case 'u':
-			o.warmup_rate = num(optarg, "--warmup-rate", 0, 1e6);
-			break;
-		case 'h':
-			help_exit(0);
-			break;
-		default:
-			help_exit(2);
-		}
-	}
-	if (optind != argc)
-		die("unexpected argument '%s'", argv[optind]);
-
-	if (pstats)
-		return profile_stats_run(prof, &o);
+	opts_parse(argc, argv, &o);
+	if (mode == M_PSTATS)
+		return profile_stats_run(o.profile_arg, &o);
 
 	if (o.proto < 0)
 		die("--proto sctp|tcp is required");
 	if (!o.addr)
-		die(sink ? "--listen ADDR:PORT is required" : "--connect ADDR:PORT is required");
+		die(mode == M_SINK ? "--listen ADDR:PORT is required" :
+		    "--connect ADDR:PORT is required");
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	if (sink) {
+	if (mode == M_SINK) {
 		if (o.duration < 0)
 			o.duration = 3600;
 		return do_sink(&o);
 	}
-
-	if (o.nphases) {
-		if (o.duration >= 0 || have_size || have_iv || dist || prof)
-			die("--phases sets sizes, intervals and the duration; drop the others");
-		o.duration = 0;
-		for (i = 0; i < (size_t)o.nphases; i++)
-			o.duration += o.phases[i].seconds;
-		o.size = o.phases[0].size;
-		o.interval = o.phases[0].interval;
-	}
-	if (o.duration < 0)
-		die("--duration S is required");
-	if (o.state_log && o.proto != P_SCTP)
-		die("--state-log is SCTP only");
-	if ((o.connectx || o.events) && o.proto != P_SCTP)
-		die("--connectx and --events are SCTP only");
-	if (o.proto == P_TCP && o.one_to_many)
-		die("--style one-to-many is SCTP only");
-	if (o.proto == P_TCP && o.sack_imm)
-		die("--sack-immediately is SCTP only");
-	if (o.proto == P_TCP && o.thin_set) {
-		if (o.thin_strict)
-			die("--thin is SCTP only");
-		warnx("warning: --thin ignored for TCP");
-		o.thin_set = 0;
-	}
-	o.dist = D_FIXED;
-	if (dist) {
-		if (!strcmp(dist, "exp"))
-			o.dist = D_EXP;
-		else if (!strcmp(dist, "pareto"))
-			o.dist = D_PARETO;
-		else if (strcmp(dist, "fixed"))
-			die("--dist fixed|exp|pareto");
-	}
-	if (prof) {
-		if (dist || have_size || have_iv)
-			die("--profile sets sizes and intervals; drop --size/--interval/--dist");
-		o.profile = profile_find(prof);
-		if (!o.profile)
-			die("unknown profile '%s' (thin-gen profiles)", prof);
-		o.dist = D_PROFILE;
-	}
+	opts_check_send(&o);
 	return do_send(&o);
 }

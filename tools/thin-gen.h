@@ -116,7 +116,13 @@ struct opts {
 	uint64_t seed;
 	long samples;
 	double check;
+	/* as given, for opts_check_send() */
+	const char *dist_arg, *profile_arg;
+	int have_size, have_iv;
 };
+
+/* thin-gen's modes (its first argument) */
+enum { M_SEND, M_SINK, M_PSTATS, M_PROFILES };
 
 /* the payload after the header: byte j of message seq */
 static inline uint8_t pattern(uint32_t seq, size_t j)
@@ -162,9 +168,9 @@ struct sender {
 FILE *open_log(const char *path);
 
 /* thin-gen-opts.c */
-int parse_thin(const char *s, unsigned int *flags);
-void parse_phases(struct opts *o, const char *arg);
-void help_exit(int rc);
+int opts_mode(int argc, char **argv);
+void opts_parse(int argc, char **argv, struct opts *o);
+void opts_check_send(struct opts *o);
 
 /* thin-gen-profile.c */
 const struct profile *profile_find(const char *name);
