@@ -201,88 +201,111 @@ static double ecdf(const double *v, size_t n, double x)
 	return (double)lo / n;
 }
 
-static int profile_stats(const struct profile *pr, long n, uint64_t seed,
-			 double tol)
+/* profile-stats' samples, sorted, and their sums */
+struct samples {
+	double *sz, *ia;
+	long n;
+	double ssum, isum, wsum;
+};
+
+static void samples_draw(struct samples *s, const struct qfun *qs,
+			 const struct qfun *qi, long n, uint64_t seed)
 {
 	double *sz = malloc(n * sizeof(double)), *ia = malloc(n * sizeof(double));
-	double ssum = 0, isum = 0, wsum = 0, err;
-	struct qfun qs, qi;
-	struct stat_row r[12];
-	int i, nr = 0, bad = 0;
+	double ssum = 0, isum = 0, wsum = 0;
 	long j;
 
 	if (!sz || !ia)
 		die("out of memory");
-	profile_build(pr, &qs, &qi);
 	for (j = 0; j < n; j++) {
-		sz[j] = lround(q_eval(&qs, rng_unif(&seed)));
-		ia[j] = q_eval(&qi, rng_unif(&seed));
+		sz[j] = lround(q_eval(qs, rng_unif(&seed)));
+		ia[j] = q_eval(qi, rng_unif(&seed));
 		ssum += sz[j];
 		wsum += sz[j] < HDR_LEN ? HDR_LEN : sz[j];
 		isum += ia[j];
 	}
 	qsort(sz, n, sizeof(double), cmp_double);
 	qsort(ia, n, sizeof(double), cmp_double);
+	*s = (struct samples){ sz, ia, n, ssum, isum, wsum };
+}
+
+/* One row of the table; 1 if it is off by more than @tol (if > 0). */
+static int stat_row_print(struct stat_row *r, const struct profile *pr,
+			  const struct samples *s, double tol)
+{
+	char tv[32], ev[32] = "";
+	double f = 0, err;
+	int off = 0;
+
+	if (r->table == LT1) {
+		snprintf(tv, sizeof(tv), "<1");
+		if (r->check)
+			r->check = 2;
+	} else {
+		snprintf(tv, sizeof(tv), "%.3f", r->table);
+	}
+	err = (r->got - r->table) / r->table * 100;
+	if (r->check == 1) {
+		snprintf(ev, sizeof(ev), "%+.1f%%", err);
+		off = fabs(err) > tol;
+	} else if (r->check == 2) {
+		off = r->got >= 1;
+	} else if (r->check == 3 && (r->table == pr->iat_min ||
+				     r->table == pr->iat_max)) {
+		/* e.g. Casa: 99 % == max, ranks say nothing */
+		snprintf(ev, sizeof(ev), "%+.1f%%", err);
+		off = fabs(err) > tol;
+	} else if (r->check == 3) {
+		/* percentiles: where the table's value falls in the
+		 * samples (robust where Q is steep)
+		 */
+		f = ecdf(s->ia, s->n, r->table);
+		snprintf(ev, sizeof(ev), "F=%.4f", f);
+		off = fabs(f - r->p) > (r->p == 0.5 ? 0.01 : 0.0025);
+	}
+	printf("  %-20s %10s %10.3f %10s", r->what, tv, r->got, ev);
+	if (tol > 0 && off) {
+		printf("  <-- off\n");
+		return 1;
+	}
+	printf("\n");
+	return 0;
+}
+
+static int profile_stats(const struct profile *pr, long n, uint64_t seed,
+			 double tol)
+{
+	struct qfun qs, qi;
+	struct stat_row r[12];
+	struct samples s;
+	int i, nr = 0, bad = 0;
+
+	profile_build(pr, &qs, &qi);
+	samples_draw(&s, &qs, &qi, n, seed);
 
 #define ROW(w, t, g, c, p) (r[nr++] = (struct stat_row){ w, t, g, c, p })
-	ROW("size avg (bytes)", pr->size_avg, ssum / n, 1, 0);
-	ROW("size min", pr->size_min, sz[0], 0, 0);
-	ROW("size max", pr->size_max, sz[n - 1], 0, 0);
-	ROW("interval avg (ms)", pr->iat_avg, isum / n, 1, 0);
-	ROW("interval median", pr->iat_med, pct(ia, n, 0.5), 3, 0.5);
-	ROW("interval min", pr->iat_min, ia[0], 0, 0);
-	ROW("interval max", pr->iat_max, ia[n - 1], 0, 0);
-	ROW("interval 1%", pr->iat_p1, pct(ia, n, 0.01), 3, 0.01);
-	ROW("interval 99%", pr->iat_p99, pct(ia, n, 0.99), 3, 0.99);
-	ROW("packets/s", pr->pps, 1000.0 / (isum / n), 0, 0);
+	ROW("size avg (bytes)", pr->size_avg, s.ssum / n, 1, 0);
+	ROW("size min", pr->size_min, s.sz[0], 0, 0);
+	ROW("size max", pr->size_max, s.sz[n - 1], 0, 0);
+	ROW("interval avg (ms)", pr->iat_avg, s.isum / n, 1, 0);
+	ROW("interval median", pr->iat_med, pct(s.ia, n, 0.5), 3, 0.5);
+	ROW("interval min", pr->iat_min, s.ia[0], 0, 0);
+	ROW("interval max", pr->iat_max, s.ia[n - 1], 0, 0);
+	ROW("interval 1%", pr->iat_p1, pct(s.ia, n, 0.01), 3, 0.01);
+	ROW("interval 99%", pr->iat_p99, pct(s.ia, n, 0.99), 3, 0.99);
+	ROW("packets/s", pr->pps, 1000.0 / (s.isum / n), 0, 0);
 #undef ROW
 	printf("profile %s: %s\n  source: %s\n", pr->name, pr->title, pr->note);
 	printf("  %-20s %10s %10s %10s\n", "", "table", "achieved", "error");
-	for (i = 0; i < nr; i++) {
-		char tv[32], ev[32] = "";
-		double f = 0;
-		int off = 0;
-
-		if (r[i].table == LT1) {
-			snprintf(tv, sizeof(tv), "<1");
-			if (r[i].check)
-				r[i].check = 2;
-		} else {
-			snprintf(tv, sizeof(tv), "%.3f", r[i].table);
-		}
-		err = (r[i].got - r[i].table) / r[i].table * 100;
-		if (r[i].check == 1) {
-			snprintf(ev, sizeof(ev), "%+.1f%%", err);
-			off = fabs(err) > tol;
-		} else if (r[i].check == 2) {
-			off = r[i].got >= 1;
-		} else if (r[i].check == 3 && (r[i].table == pr->iat_min ||
-						r[i].table == pr->iat_max)) {
-			/* e.g. Casa: 99 % == max, ranks say nothing */
-			snprintf(ev, sizeof(ev), "%+.1f%%", err);
-			off = fabs(err) > tol;
-		} else if (r[i].check == 3) {
-			/* percentiles: where the table's value falls in the
-			 * samples (robust where Q is steep)
-			 */
-			f = ecdf(ia, n, r[i].table);
-			snprintf(ev, sizeof(ev), "F=%.4f", f);
-			off = fabs(f - r[i].p) > (r[i].p == 0.5 ? 0.01 : 0.0025);
-		}
-		printf("  %-20s %10s %10.3f %10s", r[i].what, tv, r[i].got, ev);
-		if (tol > 0 && off) {
-			printf("  <-- off");
-			bad++;
-		}
-		printf("\n");
-	}
+	for (i = 0; i < nr; i++)
+		bad += stat_row_print(&r[i], pr, &s, tol);
 	printf("  %-20s %10s %10.3f  (sizes below the %d-byte header are sent as %d)\n",
-	       "wire size avg", "", wsum / n, HDR_LEN, HDR_LEN);
+	       "wire size avg", "", s.wsum / n, HDR_LEN, HDR_LEN);
 	printf("  %-20s %10.1f %10.1f  (table: with headers; achieved: payload only)\n",
-	       "bits/s", pr->bps, ssum / n * 8 * 1000.0 / (isum / n));
+	       "bits/s", pr->bps, s.ssum / n * 8 * 1000.0 / (s.isum / n));
 	printf("  fit: size g=%.4f, interval g=%.4f, %ld samples\n", qs.g, qi.g, n);
-	free(sz);
-	free(ia);
+	free(s.sz);
+	free(s.ia);
 	return bad;
 }
 
