@@ -279,58 +279,100 @@ void sender_read(struct sender *s, struct assoc *a)
 	}
 }
 
-void sender_connect(struct sender *s)
+/* One-to-many: one socket, sctp_connectx() of association i to PORT + i. */
+static void connect_many(struct sender *s)
 {
 	char peers[16 * sizeof(struct sockaddr_in6)];
 	struct opts *o = s->o;
 	struct sockaddr_storage ss;
+	socklen_t len;
+	int i;
+	struct sctp_event ev = {
+		.se_assoc_id = SCTP_FUTURE_ASSOC,
+		.se_type = SCTP_ASSOC_CHANGE, .se_on = 1,
+	};
+
+	parse_addr(o->addr, 0, &ss, &len);
+	s->shared_fd = new_socket(o, ss.ss_family);
+	if (setsockopt(s->shared_fd, IPPROTO_SCTP, SCTP_EVENT, &ev, sizeof(ev)))
+		die("setsockopt SCTP_EVENT: %s", strerror(errno));
+	for (i = 0; i < s->n; i++) {
+		struct sctp_getaddrs_old cx;
+		socklen_t cl = sizeof(cx);
+
+		memset(&cx, 0, sizeof(cx));
+		cx.addr_num = pack_peers(o, i, peers, sizeof(peers));
+		cx.addrs = (struct sockaddr *)peers;
+		s->a[i].fd = s->shared_fd;
+		if (getsockopt(s->shared_fd, IPPROTO_SCTP, SCTP_SOCKOPT_CONNECTX3,
+			       &cx, &cl) && errno != EINPROGRESS)
+			die("sctp_connectx to port +%d: %s", i, strerror(errno));
+		s->a[i].id = cx.assoc_id;
+	}
+}
+
+/* One-to-one: a socket per association, connect() or sctp_connectx(). */
+static void connect_one(struct sender *s)
+{
+	char peers[16 * sizeof(struct sockaddr_in6)];
+	struct opts *o = s->o;
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		parse_addr(o->addr, 0, &ss, &len);
+		s->a[i].fd = new_socket(o, ss.ss_family);
+		if (o->connectx && o->proto == P_SCTP) {
+			len = pack_peers(o, 0, peers, sizeof(peers));
+			if (setsockopt(s->a[i].fd, IPPROTO_SCTP,
+				       SCTP_SOCKOPT_CONNECTX, peers,
+				       len) < 0 &&
+			    errno != EINPROGRESS)
+				die("sctp_connectx %s,%s: %s", o->addr,
+				    o->connectx, strerror(errno));
+			continue;
+		}
+		if (connect(s->a[i].fd, (struct sockaddr *)&ss, len) &&
+		    errno != EINPROGRESS)
+			die("connect %s: %s", o->addr, strerror(errno));
+	}
+}
+
+/* One-to-one: the sockets that @pfd's poll() found writable are up. */
+static void connect_done(struct sender *s, const struct pollfd *pfd, int np)
+{
+	int i, err;
+
+	for (i = 0; i < np; i++) {
+		struct assoc *a;
+		socklen_t el = sizeof(err);
+		int k;
+
+		if (!pfd[i].revents)
+			continue;
+		for (k = 0; s->a[k].fd != pfd[i].fd; k++)
+			;
+		a = &s->a[k];
+		err = 0;
+		getsockopt(a->fd, SOL_SOCKET, SO_ERROR, &err, &el);
+		if (err)
+			die("connect %s (assoc %d): %s", s->o->addr, k, strerror(err));
+		a->up = 1;
+	}
+}
+
+void sender_connect(struct sender *s)
+{
+	struct opts *o = s->o;
 	struct pollfd *pfd;
 	uint64_t deadline;
-	socklen_t len;
-	int i, up, err;
+	int i, up;
 
-	if (o->one_to_many) {
-		struct sctp_event ev = {
-			.se_assoc_id = SCTP_FUTURE_ASSOC,
-			.se_type = SCTP_ASSOC_CHANGE, .se_on = 1,
-		};
-
-		parse_addr(o->addr, 0, &ss, &len);
-		s->shared_fd = new_socket(o, ss.ss_family);
-		if (setsockopt(s->shared_fd, IPPROTO_SCTP, SCTP_EVENT, &ev, sizeof(ev)))
-			die("setsockopt SCTP_EVENT: %s", strerror(errno));
-		for (i = 0; i < s->n; i++) {
-			struct sctp_getaddrs_old cx;
-			socklen_t cl = sizeof(cx);
-
-			memset(&cx, 0, sizeof(cx));
-			cx.addr_num = pack_peers(o, i, peers, sizeof(peers));
-			cx.addrs = (struct sockaddr *)peers;
-			s->a[i].fd = s->shared_fd;
-			if (getsockopt(s->shared_fd, IPPROTO_SCTP, SCTP_SOCKOPT_CONNECTX3,
-				       &cx, &cl) && errno != EINPROGRESS)
-				die("sctp_connectx to port +%d: %s", i, strerror(errno));
-			s->a[i].id = cx.assoc_id;
-		}
-	} else {
-		for (i = 0; i < s->n; i++) {
-			parse_addr(o->addr, 0, &ss, &len);
-			s->a[i].fd = new_socket(o, ss.ss_family);
-			if (o->connectx && o->proto == P_SCTP) {
-				len = pack_peers(o, 0, peers, sizeof(peers));
-				if (setsockopt(s->a[i].fd, IPPROTO_SCTP,
-					       SCTP_SOCKOPT_CONNECTX, peers,
-					       len) < 0 &&
-				    errno != EINPROGRESS)
-					die("sctp_connectx %s,%s: %s", o->addr,
-					    o->connectx, strerror(errno));
-				continue;
-			}
-			if (connect(s->a[i].fd, (struct sockaddr *)&ss, len) &&
-			    errno != EINPROGRESS)
-				die("connect %s: %s", o->addr, strerror(errno));
-		}
-	}
+	if (o->one_to_many)
+		connect_many(s);
+	else
+		connect_one(s);
 
 	pfd = calloc(s->n + 1, sizeof(*pfd));
 	if (!pfd)
@@ -356,26 +398,10 @@ void sender_connect(struct sender *s)
 		}
 		if (poll(pfd, np, 100) < 0 && errno != EINTR)
 			die("poll: %s", strerror(errno));
-		if (o->one_to_many) {
+		if (o->one_to_many)
 			read_notifications(s);
-			continue;
-		}
-		for (i = 0; i < np; i++) {
-			struct assoc *a;
-			socklen_t el = sizeof(err);
-			int k;
-
-			if (!pfd[i].revents)
-				continue;
-			for (k = 0; s->a[k].fd != pfd[i].fd; k++)
-				;
-			a = &s->a[k];
-			err = 0;
-			getsockopt(a->fd, SOL_SOCKET, SO_ERROR, &err, &el);
-			if (err)
-				die("connect %s (assoc %d): %s", o->addr, k, strerror(err));
-			a->up = 1;
-		}
+		else
+			connect_done(s, pfd, np);
 	}
 	for (i = 0; i < s->n; i++)
 		if (s->a[i].failed)
