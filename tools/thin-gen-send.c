@@ -319,15 +319,11 @@ static void phase_enter(struct sender *s, int k, uint64_t mono)
 			p->size, p->interval, (unsigned long long)mono);
 }
 
-int do_send(struct opts *o)
+/* The sender and its logs' headers, before any socket. */
+static struct sender *sender_new(struct opts *o)
 {
 	struct sender *s = calloc(1, sizeof(*s));
-	uint64_t t0, end, next_prog, wake, mono, drain_end, next_state = 0;
-	unsigned long long msgs = 0, bytes = 0;
-	struct itimerspec its = { 0 };
-	struct pollfd *pfd;
-	int tfd, i, np, failed = 0;
-	long left;
+	int i;
 
 	if (!s)
 		die("out of memory");
@@ -336,8 +332,8 @@ int do_send(struct opts *o)
 	s->shared_fd = -1;
 	s->a = calloc(s->n, sizeof(*s->a));
 	s->heap = calloc(s->n, sizeof(int));
-	pfd = calloc(s->n + 1, sizeof(*pfd));
-	if (!s->a || !s->heap || !pfd)
+	s->pfd = calloc(s->n + 1, sizeof(*s->pfd));
+	if (!s->a || !s->heap || !s->pfd)
 		die("out of memory");
 	if (o->profile)
 		profile_build(o->profile, &s->qsize, &s->qiat);
@@ -363,16 +359,19 @@ int do_send(struct opts *o)
 		s->a[i].idx = i;
 		s->a[i].rng = o->seed * 0x100000001b3ull + i * 0x9e3779b97f4a7c15ull + 1;
 	}
-	t0 = now_ns(CLOCK_MONOTONIC);
-	sender_connect(s);
-	s->connect_ns = now_ns(CLOCK_MONOTONIC) - t0;
-	if (o->wait_file)
-		wait_for_file(s);
-	if (o->warmup)
-		warm_up(s);
+	return s;
+}
 
-	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (tfd < 0)
+/* The timer, --state-log, the first phase, each association's first due
+ * time: the traffic starts.
+ */
+static void sender_start(struct sender *s)
+{
+	struct opts *o = s->o;
+	int i;
+
+	s->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (s->tfd < 0)
 		die("timerfd_create: %s", strerror(errno));
 	if (o->state_log) {
 		s->state = open_log(o->state_log);
@@ -380,137 +379,191 @@ int do_send(struct opts *o)
 		fprintf(s->state, "# t_ms assoc state in_flight lossrate transitions %s\n",
 			"pkts_sent pkts_lost timeouts fast_rtx app_msgs");
 	}
-	t0 = now_ns(CLOCK_MONOTONIC);
-	end = t0 + (uint64_t)(o->duration * NSEC);
-	next_prog = t0 + (uint64_t)o->progress * NSEC;
+	s->t0 = now_ns(CLOCK_MONOTONIC);
+	s->end = s->t0 + (uint64_t)(o->duration * NSEC);
+	s->next_prog = s->t0 + (uint64_t)o->progress * NSEC;
 	if (s->state)
-		next_state = t0;
+		s->next_state = s->t0;
 	if (o->nphases) {
-		s->phase_end = t0;
-		phase_enter(s, 0, t0);
+		s->phase_end = s->t0;
+		phase_enter(s, 0, s->t0);
 	}
 	for (i = 0; i < s->n; i++) {
 		struct assoc *a = &s->a[i];
 
 		/* fixed: spread the associations over one interval */
 		if (o->dist == D_FIXED)
-			a->due = t0 + (uint64_t)(o->interval * MSEC * i / s->n);
+			a->due = s->t0 + (uint64_t)(o->interval * MSEC * i / s->n);
 		else
-			a->due = t0 + (uint64_t)(draw_interval(s, a) * rng_unif(&a->rng));
+			a->due = s->t0 + (uint64_t)(draw_interval(s, a) * rng_unif(&a->rng));
 		heap_push(s, i);
 	}
+}
 
-	while (!stop) {
-		mono = now_ns(CLOCK_MONOTONIC);
-		if (mono >= end)
-			break;
-		while (o->nphases && s->phase + 1 < o->nphases && mono >= s->phase_end)
-			phase_enter(s, s->phase + 1, mono);
-		if (next_state && mono >= next_state) {
-			next_state += (uint64_t)(o->state_every * MSEC);
-			if (state_sample(s, mono - t0))
-				next_state = 0;
-		}
-		for (i = 0; s->greedy && i < s->n; i++) {
-			struct assoc *a = &s->a[i];
-			int k;
+/* What is due at @mono: the next phase, a state sample, messages. */
+static void send_due(struct sender *s, uint64_t mono)
+{
+	struct opts *o = s->o;
+	int i;
 
-			for (k = 0; k < 64 && !a->failed && !a->qlen; k++) {
-				a->due = mono;
-				gen_msg(s, a, mono);
-			}
-		}
-		while (!s->greedy && s->nheap && s->a[s->heap[0]].due <= mono) {
-			struct assoc *a = &s->a[s->heap[0]];
+	while (o->nphases && s->phase + 1 < o->nphases && mono >= s->phase_end)
+		phase_enter(s, s->phase + 1, mono);
+	if (s->next_state && mono >= s->next_state) {
+		s->next_state += (uint64_t)(o->state_every * MSEC);
+		if (state_sample(s, mono - s->t0))
+			s->next_state = 0;
+	}
+	for (i = 0; s->greedy && i < s->n; i++) {
+		struct assoc *a = &s->a[i];
+		int k;
 
-			if (a->due >= end)
-				break;
-			if (!a->failed)
-				gen_msg(s, a, mono);
-			a->due += draw_interval(s, a);
-			heap_down(s, 0);
-		}
-		if (o->progress && mono >= next_prog) {
-			for (i = 0, msgs = 0, left = 0; i < s->n; i++) {
-				msgs += s->a[i].msgs;
-				left += s->a[i].qlen;
-			}
-			fprintf(stderr, "thin-gen send: %.0f/%.0f s, %llu messages, ",
-				(mono - t0) / 1e9, o->duration, msgs);
-			fprintf(stderr, "%ld queued in the app, lag max %.1f ms\n",
-				left, s->lag_max / 1e6);
-			next_prog += (uint64_t)o->progress * NSEC;
-		}
-		wake = end;
-		if (!s->greedy && s->nheap && s->a[s->heap[0]].due < wake)
-			wake = s->a[s->heap[0]].due;
-		for (i = 0; s->greedy && i < s->n; i++)
-			if (!s->a[i].failed && !s->a[i].qlen)
-				wake = mono;	/* the socket took them all: more */
-		if (o->progress && next_prog < wake)
-			wake = next_prog;
-		if (next_state && next_state < wake)
-			wake = next_state;
-		if (o->nphases && s->phase + 1 < o->nphases && s->phase_end < wake)
-			wake = s->phase_end;
-		its.it_value.tv_sec = wake / NSEC;
-		its.it_value.tv_nsec = wake % NSEC;
-		timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
-
-		np = 0;
-		pfd[np++] = (struct pollfd){ tfd, POLLIN, 0 };
-		if (o->one_to_many) {
-			pfd[np++] = (struct pollfd){ s->shared_fd,
-				POLLIN | (s->shared_blocked ? POLLOUT : 0), 0 };
-		} else {
-			for (i = 0; i < s->n; i++)
-				pfd[np++] = (struct pollfd){ s->a[i].failed ? -1 : s->a[i].fd,
-					POLLIN | (s->a[i].qlen ? POLLOUT : 0), 0 };
-		}
-		if (poll(pfd, np, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			die("poll: %s", strerror(errno));
-		}
-		if (pfd[0].revents) {
-			uint64_t exp;
-
-			if (read(tfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
-				die("timerfd read: %s", strerror(errno));
-		}
-		if (o->one_to_many) {
-			if (pfd[1].revents & POLLIN)
-				read_notifications(s);
-			if (pfd[1].revents & (POLLOUT | POLLERR)) {
-				s->shared_blocked = 0;
-				for (i = 0; i < s->n; i++)
-					if (flush(s, &s->a[i]))
-						s->shared_blocked = 1;
-			}
-			continue;
-		}
-		for (i = 0; i < s->n; i++) {
-			struct assoc *a = &s->a[i];
-			short re = pfd[i + 1].revents;
-
-			if (!re)
-				continue;
-			if (re & POLLERR) {
-				int err = 0;
-				socklen_t el = sizeof(err);
-
-				getsockopt(a->fd, SOL_SOCKET, SO_ERROR, &err, &el);
-				assoc_fail(a, "socket error", err);
-			}
-			if (re & (POLLIN | POLLERR | POLLHUP))
-				sender_read(s, a);
-			if ((re & POLLOUT) && !a->failed)
-				flush(s, a);
+		for (k = 0; k < 64 && !a->failed && !a->qlen; k++) {
+			a->due = mono;
+			gen_msg(s, a, mono);
 		}
 	}
+	while (!s->greedy && s->nheap && s->a[s->heap[0]].due <= mono) {
+		struct assoc *a = &s->a[s->heap[0]];
 
-	if (next_state)
-		state_sample(s, now_ns(CLOCK_MONOTONIC) - t0);
+		if (a->due >= s->end)
+			break;
+		if (!a->failed)
+			gen_msg(s, a, mono);
+		a->due += draw_interval(s, a);
+		heap_down(s, 0);
+	}
+}
+
+/* --progress: a line on stderr every so many seconds */
+static void send_progress(struct sender *s, uint64_t mono)
+{
+	unsigned long long msgs;
+	long left;
+	int i;
+
+	if (!s->o->progress || mono < s->next_prog)
+		return;
+	for (i = 0, msgs = 0, left = 0; i < s->n; i++) {
+		msgs += s->a[i].msgs;
+		left += s->a[i].qlen;
+	}
+	fprintf(stderr, "thin-gen send: %.0f/%.0f s, %llu messages, ",
+		(mono - s->t0) / 1e9, s->o->duration, msgs);
+	fprintf(stderr, "%ld queued in the app, lag max %.1f ms\n",
+		left, s->lag_max / 1e6);
+	s->next_prog += (uint64_t)s->o->progress * NSEC;
+}
+
+/* The timer, for the next thing due after @mono. */
+static void send_arm(struct sender *s, uint64_t mono)
+{
+	struct itimerspec its = { 0 };
+	struct opts *o = s->o;
+	uint64_t wake = s->end;
+	int i;
+
+	if (!s->greedy && s->nheap && s->a[s->heap[0]].due < wake)
+		wake = s->a[s->heap[0]].due;
+	for (i = 0; s->greedy && i < s->n; i++)
+		if (!s->a[i].failed && !s->a[i].qlen)
+			wake = mono;	/* the socket took them all: more */
+	if (o->progress && s->next_prog < wake)
+		wake = s->next_prog;
+	if (s->next_state && s->next_state < wake)
+		wake = s->next_state;
+	if (o->nphases && s->phase + 1 < o->nphases && s->phase_end < wake)
+		wake = s->phase_end;
+	its.it_value.tv_sec = wake / NSEC;
+	its.it_value.tv_nsec = wake % NSEC;
+	timerfd_settime(s->tfd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+/* One-to-many: the shared socket's notifications and room to write. */
+static void send_events_many(struct sender *s)
+{
+	short re = s->pfd[1].revents;
+	int i;
+
+	if (re & POLLIN)
+		read_notifications(s);
+	if (re & (POLLOUT | POLLERR)) {
+		s->shared_blocked = 0;
+		for (i = 0; i < s->n; i++)
+			if (flush(s, &s->a[i]))
+				s->shared_blocked = 1;
+	}
+}
+
+/* One-to-one: each association's socket, as poll() found it. */
+static void send_events_one(struct sender *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		struct assoc *a = &s->a[i];
+		short re = s->pfd[i + 1].revents;
+
+		if (!re)
+			continue;
+		if (re & POLLERR) {
+			int err = 0;
+			socklen_t el = sizeof(err);
+
+			getsockopt(a->fd, SOL_SOCKET, SO_ERROR, &err, &el);
+			assoc_fail(a, "socket error", err);
+		}
+		if (re & (POLLIN | POLLERR | POLLHUP))
+			sender_read(s, a);
+		if ((re & POLLOUT) && !a->failed)
+			flush(s, a);
+	}
+}
+
+/* Wait for the timer or a socket, and serve the sockets. */
+static void send_poll(struct sender *s)
+{
+	struct pollfd *pfd = s->pfd;
+	int i, np = 0;
+
+	pfd[np++] = (struct pollfd){ s->tfd, POLLIN, 0 };
+	if (s->o->one_to_many) {
+		pfd[np++] = (struct pollfd){ s->shared_fd,
+			POLLIN | (s->shared_blocked ? POLLOUT : 0), 0 };
+	} else {
+		for (i = 0; i < s->n; i++)
+			pfd[np++] = (struct pollfd){ s->a[i].failed ? -1 : s->a[i].fd,
+				POLLIN | (s->a[i].qlen ? POLLOUT : 0), 0 };
+	}
+	if (poll(pfd, np, -1) < 0) {
+		if (errno == EINTR)
+			return;
+		die("poll: %s", strerror(errno));
+	}
+	if (pfd[0].revents) {
+		uint64_t exp;
+
+		if (read(s->tfd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
+			die("timerfd read: %s", strerror(errno));
+	}
+	if (s->o->one_to_many)
+		send_events_many(s);
+	else
+		send_events_one(s);
+}
+
+/* After the traffic: the last state sample, the drain, the summary, the
+ * logs closed.  Returns the exit code.
+ */
+static int sender_finish(struct sender *s)
+{
+	unsigned long long msgs = 0, bytes = 0;
+	uint64_t mono, drain_end;
+	struct opts *o = s->o;
+	int i, failed = 0;
+	long left;
+
+	if (s->next_state)
+		state_sample(s, now_ns(CLOCK_MONOTONIC) - s->t0);
 	/* Drain: wait until everything is acknowledged. */
 	drain_end = now_ns(CLOCK_MONOTONIC) + (uint64_t)(o->drain * NSEC);
 	left = wait_acked(s, drain_end);
@@ -530,7 +583,7 @@ int do_send(struct opts *o)
 	       o->proto == P_SCTP ? "sctp" : "tcp",
 	       o->one_to_many ? "one-to-many" : "one-to-one", s->n, msgs, bytes);
 	printf("connect=%.2f s elapsed=%.2f s failed=%d\n",
-	       s->connect_ns / 1e9, (mono - t0) / 1e9, failed);
+	       s->connect_ns / 1e9, (mono - s->t0) / 1e9, failed);
 	printf("thin-gen send: schedule lag ms mean=%.3f max=%.3f late(>10ms)=%llu\n",
 	       s->lag_n ? s->lag_sum / 1e6 / s->lag_n : 0.0, s->lag_max / 1e6,
 	       (unsigned long long)s->late);
@@ -547,4 +600,29 @@ int do_send(struct opts *o)
 			close(s->a[i].fd);
 	}
 	return failed;
+}
+
+int do_send(struct opts *o)
+{
+	struct sender *s = sender_new(o);
+	uint64_t t0, mono;
+
+	t0 = now_ns(CLOCK_MONOTONIC);
+	sender_connect(s);
+	s->connect_ns = now_ns(CLOCK_MONOTONIC) - t0;
+	if (o->wait_file)
+		wait_for_file(s);
+	if (o->warmup)
+		warm_up(s);
+	sender_start(s);
+	while (!stop) {
+		mono = now_ns(CLOCK_MONOTONIC);
+		if (mono >= s->end)
+			break;
+		send_due(s, mono);
+		send_progress(s, mono);
+		send_arm(s, mono);
+		send_poll(s);
+	}
+	return sender_finish(s);
 }

@@ -161,6 +161,12 @@ struct sender {
 	int phase;		/* --phases: the current one */
 	int greedy;		/* its interval is 0: as fast as the socket takes */
 	uint64_t phase_end;	/* ns, CLOCK_MONOTONIC */
+	/* the traffic's start and end, the next --progress line and
+	 * --state-log sample (0: none), ns, CLOCK_MONOTONIC
+	 */
+	uint64_t t0, end, next_prog, next_state;
+	int tfd;		/* the timerfd of the main loop */
+	struct pollfd *pfd;	/* its poll() set */
 	char buf[MAX_MSG];
 };
 
