@@ -329,8 +329,9 @@ void profile_names(FILE *f)
 }
 
 /* "thin-gen profile-stats": the exit code */
-int profile_stats_run(const char *prof, struct opts *o)
+int profile_stats_run(struct opts *o)
 {
+	const char *prof = o->profile_arg;
 	int bad = 0;
 	size_t i;
 

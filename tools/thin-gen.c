@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 	}
 	opts_parse(argc, argv, &o);
 	if (mode == M_PSTATS)
-		return profile_stats_run(o.profile_arg, &o);
+		return profile_stats_run(&o);
 
 	if (o.proto < 0)
 		die("--proto sctp|tcp is required");

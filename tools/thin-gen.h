@@ -185,7 +185,7 @@ void profile_build(const struct profile *pr, struct qfun *size,
 double q_eval(const struct qfun *q, double u);
 void profile_list(void);
 void profile_names(FILE *f);
-int profile_stats_run(const char *prof, struct opts *o);
+int profile_stats_run(struct opts *o);
 
 /* thin-gen-send.c */
 void assoc_fail(struct assoc *a, const char *why, int err);
