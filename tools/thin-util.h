@@ -22,6 +22,15 @@
 #define NSEC		1000000000ull
 #define MSEC		1000000ull
 
+/*
+ * SIGINT and SIGTERM set the stop flag (on_signal()).  A tool of several
+ * files defines THIN_STOP_EXTERN before including this, and both in one of
+ * them (thin-gen: thin-gen.c), so that every file sees the one flag.
+ */
+#ifdef THIN_STOP_EXTERN
+extern volatile sig_atomic_t stop;
+void on_signal(int sig);
+#else
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -29,6 +38,7 @@ static void on_signal(int sig)
 	(void)sig;
 	stop = 1;
 }
+#endif
 
 static inline void die(const char *fmt, ...)
 {

@@ -2,36 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Hostile or broken SCTP peer for tests/kernel/hostile.sh (issue 7).
 
-  hostile_peer.py list                   "PORT NAME DESCRIPTION" lines
-  hostile_peer.py peer IFACE ADDR OUTDIR fake peer on IFACE (address ADDR);
-                                         the kernel of its namespace must
-                                         not see SCTP (nftables drop), so
-                                         this answers everything itself
-  hostile_peer.py send ADDR OUTDIR       real sender (our module): for each
-                                         peer port P read on stdin, two
-                                         associations side by side, to P
-                                         with SCTP_THIN all and to P + 1
-                                         without; prints a line per run and
-                                         "result P ..." (see send())
+The command line, the two processes and the frames are sctp_peer.py's.
+The sender reads peer ports P on stdin and runs two associations side by
+side, to P with SCTP_THIN all and to P + 1 without (see send()): connect,
+100-byte messages every 50 ms with SCTP_NODELAY, then shutdown(SHUT_WR)
+or close().  The scenario of an association is the peer port's: port
+9000 + 10 * i (+ 1 for the stock run) is SCENARIOS[i].
 
-The scenario of an association is the peer port's: port 9000 + 10 * i
-(+ 1 for the stock run) is SCENARIOS[i].  The sender imports no scapy and
-runs as one process for all scenarios (process start-up costs seconds
-under TCG): connect, 100-byte messages every 50 ms with SCTP_NODELAY,
-then shutdown(SHUT_WR) or close().
-
-The peer (scapy 2.8.0) reads frames with an AF_PACKET socket, which sees
-them before netfilter, and writes frames built by scapy (CRC32c computed
-by scapy) back on the same socket, as sendp() does.  It answers INIT with
-an INIT-ACK carrying a state cookie, COOKIE-ECHO with COOKIE-ACK,
-HEARTBEAT with HEARTBEAT-ACK, SHUTDOWN with SHUTDOWN-ACK, and every packet
-with DATA with a SACK: a correct one ("sane": cumulative TSN ack, the gap
-blocks of what it holds, a_rwnd 65536) except while the scenario's bad
-phase lasts.  The bad phase covers the first arrivals of relative TSNs
-BAD_FROM .. BAD_TO - 1 (TSN minus the sender's initial TSN); most
-scenarios also withhold TSN BAD_FROM (drop it until the bad phase is
-over) so that their SACKs have a gap to report.  Per association the peer
-writes OUTDIR/peer-PORT.log: one line per event, and at the end
+The peer answers every packet with DATA with a SACK: a correct one
+("sane": cumulative TSN ack, the gap blocks of what it holds, a_rwnd
+65536) except while the scenario's bad phase lasts.  The bad phase covers
+the first arrivals of relative TSNs BAD_FROM .. BAD_TO - 1 (TSN minus the
+sender's initial TSN); most scenarios also withhold TSN BAD_FROM (drop it
+until the bad phase is over) so that their SACKs have a gap to report.
+Per association the peer writes OUTDIR/peer-PORT.log: one line per event,
+and at the end
 
   end how=complete|abort cause=N maxrel=M cum=C acked_cum=A after=N ...
 
@@ -39,21 +24,13 @@ writes OUTDIR/peer-PORT.log: one line per event, and at the end
 its error cause; highest relative TSN seen; cumulative ack held and last
 sent; TSNs above the bad phase received and acked).
 """
-import errno
-import os
-import select
-import socket
 import struct
-import sys
+import threading
 import time
 
-IPPROTO_SCTP = 132
-SCTP_RTOINFO = 0
-SCTP_ASSOCINFO = 1
-SCTP_NODELAY = 3
-SCTP_STATUS = 14
-SCTP_THIN = 180
-SCTP_THIN_INFO = 181
+import sctp_peer as sp
+from sctp_peer import IPPROTO_SCTP, RWND, chunk, u32
+
 # The paper's mechanisms and redundant data bundling (SCTP_THIN_RDB 0x80):
 # copies of outstanding chunks meet the hostile SACKs too.
 SCTP_THIN_ALL = 0x1f | 0x80
@@ -61,7 +38,6 @@ SCTP_THIN_ALL = 0x1f | 0x80
 BASE_PORT = 9000
 BAD_FROM = 5            # relative TSNs BAD_FROM .. BAD_TO - 1: bad phase
 BAD_TO = 15
-RWND = 65536
 # SACK chunk header 16 bytes; one 1500-byte frame: 1500 - 20 (IPv4)
 # - 12 (common header) - 16 = 1452 bytes of gap blocks and dup TSNs.
 MAX_ENTRIES = (1500 - 20 - 12 - 16) // 4     # 363
@@ -99,8 +75,6 @@ SCENARIOS = [
     ("repeat", "shut", 30, CONT, "a SACK acking nothing new repeated 400 times"),
 ]
 
-ERRNAMES = dict(errno.errorcode)
-
 
 def scenario(port):
     return SCENARIOS[(port - BASE_PORT) // 10]
@@ -112,37 +86,13 @@ def thin_info(s):
     fmt = "iIIIII7Q"
     try:
         # one-to-one socket: the association id is ignored
-        b = s.getsockopt(IPPROTO_SCTP, SCTP_THIN_INFO, struct.calcsize(fmt))
+        b = s.getsockopt(IPPROTO_SCTP, sp.SCTP_THIN_INFO, struct.calcsize(fmt))
     except OSError as e:
-        return "info=%s" % ERRNAMES.get(e.errno, e.errno)
+        return "info=%s" % sp.errname(e.errno)
     v = struct.unpack(fmt, b[:struct.calcsize(fmt)])
     return ("flags=0x%02x state=0x%x inflight=%d pkts=%d lost=%d timeouts=%d "
             "linear=%d fastrtx=%d rtomin=%d restart=%d" %
             (v[1], v[2], v[3], v[6], v[7], v[8], v[9], v[10], v[11], v[12]))
-
-
-def proc_st(rport):
-    """ST column of our association to peer port rport in
-    /proc/net/sctp/assocs (this namespace), or None if there is none."""
-    with open("/proc/net/sctp/assocs") as f:
-        for line in f.readlines()[1:]:
-            col = line.split()
-            if len(col) > 12 and col[12] == str(rport):
-                return col[4]
-    return None
-
-
-def errname(e):
-    return ERRNAMES.get(e, str(e))
-
-
-def wait_until(secs, cond):
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < secs:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 class PathWatch:
@@ -152,7 +102,6 @@ class PathWatch:
     NAMES = {0: "INACTIVE", 1: "PF", 2: "ACTIVE"}
 
     def __init__(self, assoc_id):
-        import threading
         self.aid, self.worst, self.down_at, self.done = str(assoc_id), 2, None, False
         self.t0 = time.monotonic()
         self.thread = threading.Thread(target=self.loop, daemon=True)
@@ -180,26 +129,22 @@ def run(addr, port, variant):
     """One association; returns its key=value line."""
     name, mode, count, _, _ = scenario(port)
     kv = []
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_SCTP)
-    s.setsockopt(IPPROTO_SCTP, SCTP_NODELAY, 1)
-    if variant == "thin":
-        s.setsockopt(IPPROTO_SCTP, SCTP_THIN,
-                     struct.pack("iIII", 0, SCTP_THIN_ALL, 0, 0))
+    s = sp.sender_socket(SCTP_THIN_ALL if variant == "thin" else 0)
     if name == "shutdown_no_ack":
         # fail at the 4th T2-shutdown expiry, RTO at most 1 s
-        s.setsockopt(IPPROTO_SCTP, SCTP_RTOINFO,
+        s.setsockopt(IPPROTO_SCTP, sp.SCTP_RTOINFO,
                      struct.pack("iIII", 0, 1000, 1000, 1000))
-        s.setsockopt(IPPROTO_SCTP, SCTP_ASSOCINFO,
+        s.setsockopt(IPPROTO_SCTP, sp.SCTP_ASSOCINFO,
                      struct.pack("iHHIII", 0, 3, 0, 0, 0, 0))
-    s.settimeout(10)
     try:
         s.connect((addr, port))
     except OSError as e:
         s.close()
-        return "up=no connecterr=%s" % errname(e.errno)
+        return "up=no connecterr=%s" % sp.errname(e.errno)
     # connect() returns in ESTABLISHED: check that /proc agrees
-    kv.append("up=yes st=%s" % proc_st(port))
-    path = PathWatch(struct.unpack_from("i", s.getsockopt(IPPROTO_SCTP, SCTP_STATUS, 256))[0])
+    row = sp.assoc_row(port)
+    kv.append("up=yes st=%s" % (row[4] if row else None))
+    path = PathWatch(struct.unpack_from("i", s.getsockopt(IPPROTO_SCTP, sp.SCTP_STATUS, 256))[0])
     sent, err = 0, "none"
     t0 = time.monotonic()
     for i in range(count):
@@ -209,7 +154,7 @@ def run(addr, port, variant):
         except OSError as e:
             # socket.timeout is an OSError without errno; a failed
             # association can give a real ETIMEDOUT
-            err = errname(e.errno) if e.errno else "send-blocked"
+            err = sp.errname(e.errno) if e.errno else "send-blocked"
             break
         time.sleep(0.05)
     kv.append("sent=%d senderr=%s sendsecs=%.2f" % (sent, err, time.monotonic() - t0))
@@ -219,41 +164,12 @@ def run(addr, port, variant):
         s.close()
         end = "closed" if err == "none" else err
     else:
-        # lksctp does not wake recv() when a shutdown we started
-        # completes (RCV_SHUTDOWN is set only on a received SHUTDOWN), so
-        # poll: SCTP_STATUS fails or says CLOSED (1) once it is over.
-        res = []
-
-        def over():
-            e = s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
-            if e:
-                res.append(errname(e))
-                return True
-            try:
-                st = struct.unpack_from("ii", s.getsockopt(IPPROTO_SCTP, SCTP_STATUS, 256))[1]
-            except OSError:
-                st = 1
-            if st == 1:
-                res.append("complete")
-            return st == 1
-        try:
-            s.shutdown(socket.SHUT_WR)
-            if not wait_until(15, over):
-                res.append("TIMEOUT")
-        except OSError as e:
-            res.append(errname(e.errno))
-        end = res[0]
-        s.close()
+        end = sp.shutdown_end(s)
     kv.append("end=%s endsecs=%.2f" % (end, time.monotonic() - t0))
-    # The association leaves /proc once it is over and the socket closed
-    gone = wait_until(15, lambda: proc_st(port) is None)
+    gone = sp.assoc_gone(port)
     kv.append("gone=%s gonesecs=%.2f" % ("yes" if gone else "no", time.monotonic() - t0))
     kv.append(path.stop())
     return " ".join(kv)
-
-
-def keyvals(line):
-    return dict(w.split("=", 1) for w in line.split() if "=" in w)
 
 
 def outcome(peer_end, snd):
@@ -269,16 +185,7 @@ def outcome(peer_end, snd):
     return "stalled"
 
 
-def peer_end(outdir, port):
-    try:
-        with open(os.path.join(outdir, "peer-%d.log" % port)) as f:
-            ends = [line for line in f if " end how=" in line]
-    except OSError:
-        return None
-    return keyvals(ends[-1]) if ends else None
-
-
-def send(addr, outdir):
+def send(addr, outdir, tmpdir):
     """For each peer port P read on stdin: run the scenario with SCTP_THIN
     (to P) and without (to P + 1) side by side.  Prints per run
     "P VARIANT key=value..." and the peer's end line, then
@@ -287,17 +194,12 @@ def send(addr, outdir):
     column of /proc/net/sctp/assocs right after connect(), 3 is
     ESTABLISHED; WORST: the worst path state seen, see PathWatch).
     Outcomes come from the peer's logs in OUTDIR."""
-    import threading
-
     def worker(port, variant, out):
         try:
             out.append(run(addr, port, variant))
         except Exception as e:      # report, never hang the script
             out.append("error=%r" % e)
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        port = int(line)
+    for port in sp.stdin_ports():
         name, _, _, expect, _ = scenario(port)
         t0 = time.monotonic()
         outs = {"thin": [], "stock": []}
@@ -308,11 +210,11 @@ def send(addr, outdir):
         for t in threads:
             t.join()
         took = time.monotonic() - t0
-        wait_until(10, lambda: peer_end(outdir, port) and peer_end(outdir, port + 1))
+        sp.wait_until(10, lambda: sp.peer_end(outdir, port) and sp.peer_end(outdir, port + 1))
         res = {}
         for i, v in enumerate(("thin", "stock")):
-            snd = keyvals(outs[v][0])
-            end = peer_end(outdir, port + i) or {}
+            snd = sp.keyvals(outs[v][0])
+            end = sp.peer_end(outdir, port + i) or {}
             print("%d %s %s" % (port + i, v, outs[v][0]))
             print("%d %s peer: %s" % (port + i, v,
                                       " ".join("%s=%s" % kv for kv in end.items())))
@@ -325,23 +227,11 @@ def send(addr, outdir):
 
 # ---------------------------------------------------------------- peer
 
-def u32(b, o):
-    return struct.unpack_from(">I", b, o)[0]
+class Assoc(sp.Assoc):
+    COOKIE = b"hostile-peer-cookie"
 
-
-def u16(b, o):
-    return struct.unpack_from(">H", b, o)[0]
-
-
-class Assoc:
-    def __init__(self, peer, key, mac, raddr, their_tag, itsn):
-        self.peer = peer
-        self.port, self.rport = key
-        self.mac, self.raddr = mac, raddr
-        self.their_tag = their_tag
-        self.my_tag = int.from_bytes(os.urandom(4), "big") | 1
-        self.my_tsn = int.from_bytes(os.urandom(4), "big")
-        self.itsn = itsn
+    def __init__(self, peer, key, mac, raddr, init):
+        super().__init__(peer, key, mac, raddr, init)
         self.name = scenario(self.port)[0]
         self.recv = set()       # relative TSNs held
         self.arrivals = {}      # relative TSN -> times seen
@@ -351,53 +241,18 @@ class Assoc:
         self.sane_sacks = 0
         self.shutdowns = 0
         self.shut_at = []       # arrival times of SHUTDOWN chunks
-        self.heartbeats = 0
         self.zw_until = None    # zero_window: end of the zero window
         self.reneged = False
         self.acked_cum = -1     # highest cumulative ack sent
-        self.t0 = time.monotonic()
-        self.log = open(os.path.join(peer.outdir, "peer-%d.log" % self.port), "a")
-        self.ev("init rport=%d their_tag=0x%08x my_tag=0x%08x itsn=%d" %
-                (self.rport, their_tag, self.my_tag, itsn))
 
-    def ev(self, msg):
-        self.log.write("%.3f %s\n" % (time.monotonic() - self.t0, msg))
-        self.log.flush()
-
-    # Packets
-    def wire(self, chunks):
-        """The frame carrying chunks; scapy computes the CRC32c."""
-        from scapy.layers.inet import IP
-        from scapy.layers.l2 import Ether
-        from scapy.layers.sctp import SCTP
-        pkt = (Ether(src=self.peer.mac, dst=self.mac) /
-               IP(src=self.peer.addr, dst=self.raddr) /
-               SCTP(sport=self.port, dport=self.rport, tag=self.their_tag))
-        for c in chunks:
-            pkt = pkt / c
-        return bytes(pkt)
-
-    def send(self, chunks):
-        self.peer.sock.send(self.wire(chunks))
-
+    # SACKs
     def sack(self, cum=None, gaps=(), dups=(), rwnd=RWND):
         """A SACK chunk; cum is relative (default: what we hold)."""
-        from scapy.layers.sctp import SCTPChunkSACK
-        return SCTPChunkSACK(cumul_tsn_ack=self.tsn(self.cum if cum is None else cum),
-                             a_rwnd=rwnd,
-                             gap_ack_list=["%d:%d" % g for g in gaps],
-                             dup_tsn_list=list(dups))
+        return sp.sack_chunk(self.tsn(self.cum if cum is None else cum), gaps, dups, rwnd)
 
     def real_gaps(self):
         """Gap blocks (offsets from the cumulative ack) of what we hold."""
-        gaps, start = [], None
-        for r in range(self.cum + 1, self.maxrel + 2):
-            if r in self.recv and start is None:
-                start = r
-            elif r not in self.recv and start is not None:
-                gaps.append((start - self.cum, r - 1 - self.cum))
-                start = None
-        return gaps
+        return sp.gap_blocks(r - self.cum for r in self.recv)
 
     def sane(self, rwnd=RWND):
         self.sane_sacks += 1
@@ -436,7 +291,7 @@ class Assoc:
         # withhold BAD_FROM during the bad phase
         return not (rel == BAD_FROM and self.bad())
 
-    def on_data(self, tsns):
+    def on_data(self, tsns, ts, vtag):
         for t in tsns:
             rel = (t - self.itsn) & 0xffffffff
             if rel >= 0x80000000:
@@ -515,7 +370,7 @@ class Assoc:
             c = self.sack(gaps=g)
             if self.bad_sacks <= 4:
                 self.ev("sack cum=%d gaps=%s, 101 copies" % (self.cum, g))
-                raw = self.wire([c])
+                raw = self.frame([c])
                 for _ in range(100):
                     self.peer.sock.send(raw)
             return [c]
@@ -553,10 +408,13 @@ class Assoc:
         return [self.sack(gaps=[(5, 2)]), self.sack(dups=[self.tsn(r) for r in held] * 20),
                 self.sane()]
 
-    def on_shutdown(self, cum):
+    def on_init_again(self, body):
+        self.init_ack()
+
+    def on_shutdown(self, body):
         self.shutdowns += 1
         self.shut_at.append(time.monotonic())
-        self.ev("shutdown #%d (their cum ack 0x%08x)" % (self.shutdowns, cum))
+        self.ev("shutdown #%d (their cum ack 0x%08x)" % (self.shutdowns, u32(body, 0)))
         if (self.name == "shutdown_sacks" and self.shutdowns == 1 or
                 self.name == "shutdown_no_ack"):
             g = [(1000, 2000), (3, 1)]
@@ -567,8 +425,7 @@ class Assoc:
             self.send([self.sack(dups=[self.tsn(self.cum)] * 50)])
             self.send([self.sack(cum=self.cum - 3)])      # old
             return
-        from scapy.layers.sctp import SCTPChunkShutdownAck
-        self.send([SCTPChunkShutdownAck()])
+        self.send([chunk(sp.SHUTDOWN_ACK, b"")])
 
     def timer(self, now):
         if self.zw_until is not None and now >= self.zw_until:
@@ -576,135 +433,25 @@ class Assoc:
             self.ev("window update cum=%d" % self.cum)
             self.send([self.sane()])
 
-    def finish(self, how, extra=""):
+    def end_fields(self):
         after = len([r for r in self.recv if r >= BAD_TO and r <= self.acked_cum])
         now = time.monotonic()
         shut = ",".join("%d" % ((t - self.shut_at[0]) * 1000) for t in self.shut_at[1:])
-        self.ev("end how=%s%s maxrel=%d cum=%d acked_cum=%d after=%d bad_sacks=%d "
+        return ("maxrel=%d cum=%d acked_cum=%d after=%d bad_sacks=%d "
                 "sane_sacks=%d heartbeats=%d shutdowns=%d shutdown_rtx_ms=%s end_ms=%d secs=%.2f" %
-                (how, extra, self.maxrel, self.cum, self.acked_cum, after,
+                (self.maxrel, self.cum, self.acked_cum, after,
                  self.bad_sacks, self.sane_sacks, self.heartbeats, self.shutdowns, shut or "-",
                  (now - self.shut_at[0]) * 1000 if self.shut_at else -1,
-                 now - self.t0))
-        self.log.close()
+                 now - self.log_t0))
 
 
-class Peer:
-    def __init__(self, iface, addr, outdir):
-        self.iface, self.addr, self.outdir = iface, addr, outdir
-        with open("/sys/class/net/%s/address" % iface) as f:
-            self.mac = f.read().strip()
-        self.sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
-                                  socket.htons(0x0800))
-        self.sock.bind((iface, 0x0800))
-        self.assocs = {}
+class Peer(sp.Peer):
+    def serves(self, port):
+        return BASE_PORT <= port < BASE_PORT + 10 * len(SCENARIOS)
 
-    def run(self):
-        # warm up scapy (imports, first build) before saying ready
-        from scapy.layers.sctp import SCTP, SCTPChunkSACK  # noqa: F401
-        bytes(SCTP() / SCTPChunkSACK(gap_ack_list=["1:2"]))
-        print("ready", flush=True)
-        while True:
-            r, _, _ = select.select([self.sock], [], [], 0.05)
-            now = time.monotonic()
-            for a in list(self.assocs.values()):
-                a.timer(now)
-            if not r:
-                continue
-            frame, sa = self.sock.recvfrom(65535)
-            if sa[2] == socket.PACKET_OUTGOING:
-                continue
-            try:
-                self.frame(frame)
-            except Exception as e:      # keep serving the other runs
-                print("peer: %r" % e, file=sys.stderr, flush=True)
-
-    def frame(self, frame):
-        if len(frame) < 14 + 20 + 12 or u16(frame, 12) != 0x0800:
-            return
-        ip = frame[14:]
-        ihl = (ip[0] & 15) * 4
-        if ip[9] != IPPROTO_SCTP:
-            return
-        dst = socket.inet_ntoa(ip[16:20])
-        if dst != self.addr:
-            return
-        src = socket.inet_ntoa(ip[12:16])
-        tot = u16(ip, 2)
-        sctp = ip[ihl:tot]
-        sport, dport = u16(sctp, 0), u16(sctp, 2)
-        key = (dport, sport)
-        a = self.assocs.get(key)
-        mac = ":".join("%02x" % x for x in frame[6:12])
-        off, tsns = 12, []
-        while off + 4 <= len(sctp):
-            ctype, clen = sctp[off], u16(sctp, off + 2)
-            if clen < 4:
-                break
-            body = sctp[off + 4:off + clen]
-            off += (clen + 3) & ~3
-            if ctype == 1:                      # INIT
-                if not (BASE_PORT <= dport < BASE_PORT + 10 * len(SCENARIOS)):
-                    continue
-                if a is None:
-                    a = Assoc(self, key, mac, src, u32(body, 0), u32(body, 12))
-                    self.assocs[key] = a
-                self.init_ack(a)
-            elif a is None:
-                continue
-            elif ctype == 10:                   # COOKIE ECHO
-                from scapy.layers.sctp import SCTPChunkCookieAck
-                a.ev("cookie-echo: established")
-                a.send([SCTPChunkCookieAck()])
-            elif ctype == 0:                    # DATA
-                tsns.append(u32(body, 0))
-            elif ctype == 4:                    # HEARTBEAT
-                a.heartbeats += 1
-                from scapy.packet import Raw
-                a.send([Raw(struct.pack(">BBH", 5, 0, clen) + body +
-                            b"\0" * (-clen & 3))])
-            elif ctype == 7:                    # SHUTDOWN
-                a.on_shutdown(u32(body, 0))
-            elif ctype == 14:                   # SHUTDOWN COMPLETE
-                a.finish("complete")
-                del self.assocs[key]
-                a = None
-            elif ctype == 6:                    # ABORT
-                cause, text = -1, ""
-                if len(body) >= 4:
-                    cause = u16(body, 0)
-                    text = body[4:u16(body, 2)].decode("ascii", "replace")
-                    text = "".join(ch if ch.isprintable() else "." for ch in text)
-                a.finish("abort", " cause=%d causetext=%s" %
-                         (cause, text.strip(".").replace(" ", "_") or "-"))
-                del self.assocs[key]
-                a = None
-            else:
-                a.ev("chunk type %d ignored" % ctype)
-        if tsns and a is not None:
-            a.on_data(tsns)
-
-    def init_ack(self, a):
-        from scapy.layers.sctp import SCTPChunkInitAck, SCTPChunkParamStateCookie
-        cookie = struct.pack(">HHI", a.port, a.rport, a.my_tag) + b"hostile-peer-cookie"
-        a.send([SCTPChunkInitAck(init_tag=a.my_tag, a_rwnd=RWND, n_out_streams=1,
-                                 n_in_streams=10, init_tsn=a.my_tsn,
-                                 params=[SCTPChunkParamStateCookie(cookie=cookie)])])
-        a.ev("init-ack sent")
-
-
-def main():
-    cmd = sys.argv[1]
-    if cmd == "list":
-        for i, (name, mode, count, expect, desc) in enumerate(SCENARIOS):
-            print("%d %s %s" % (BASE_PORT + 10 * i, name, desc))
-    elif cmd == "peer":
-        Peer(sys.argv[2], sys.argv[3], sys.argv[4]).run()
-    elif cmd == "send":
-        send(sys.argv[2], sys.argv[3])
-    else:
-        sys.exit("usage: see the docstring")
+    def new_assoc(self, key, mac, src, init, ts):
+        return Assoc(self, key, mac, src, init)
 
 
 if __name__ == "__main__":
-    main()
+    sp.main(SCENARIOS, BASE_PORT, Peer, send)

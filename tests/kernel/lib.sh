@@ -75,6 +75,35 @@ check_num() {
 	fi
 }
 
+# Statistics of the numbers on stdin, one per line (other lines are
+# ignored): "n median min p75" (p75 by nearest rank), "0 - - -" if none.
+thin_stats() {
+	awk '/^-?[0-9]+(\.[0-9]+)?$/ { v[n++] = $1 + 0 }
+		END {
+			if (!n) { print "0 - - -"; exit }
+			for (i = 1; i < n; i++)
+				for (j = i; j > 0 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
+			m = n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2
+			printf "%d %.3f %.3f %.3f\n", n, m, v[0], v[int((3 * n + 3) / 4) - 1]
+		}'
+}
+# Mann-Whitney's rank test, one-sided: are the numbers in file $1 smaller
+# than those in file $2 (one per line; other lines ignored)?  Prints z of
+# U = #{(a, b): a < b} + #{a = b} / 2 by the normal approximation (right
+# for 8 or more values each): 3.09 or more says "smaller" with p < 0.001
+# when both come from one distribution.  Prints nothing (fails) when a
+# file holds no number.
+thin_mw_z() {
+	awk '/^-?[0-9]+(\.[0-9]+)?$/ { if (FNR == NR) a[na++] = $1 + 0; else b[nb++] = $1 + 0 }
+		END {
+			if (!na || !nb) exit 1
+			for (i = 0; i < na; i++)
+				for (j = 0; j < nb; j++)
+					u += a[i] < b[j] ? 1 : a[i] == b[j] ? 0.5 : 0
+			printf "%.2f\n", (u - na * nb / 2) / sqrt(na * nb * (na + nb + 1) / 12)
+		}' "$1" "$2"
+}
+
 # Wait until no thin-sctp object is alive (association teardown is
 # asynchronous: RCU and netns cleanup).  $1: seconds.
 thin_objects_zero() {
@@ -307,3 +336,158 @@ thin_verify() {
 				nsent, n, miss + 0, dup + 0, extra + 0, mism + 0, order + 0
 		}' "$1" "$2"
 }
+
+# ---- The scripted-peer lab (hostile.sh, tsnjump.sh) ----------------------
+#
+#   [$THIN_PEER_S] 10.0.1.1 SDEV --veth-- PDEV 10.0.1.2 [$THIN_PEER_P]
+#
+# A real sender of our module in THIN_PEER_S against a fake SCTP peer in
+# THIN_PEER_P, both played by one peer script (tests/kernel/*_peer.py on
+# sctp_peer.py, see its docstring).  In THIN_PEER_P nftables drops every
+# inbound SCTP packet, so the kernel there never answers; the peer reads
+# frames with AF_PACKET (before netfilter) and writes its answers on the
+# link (after it).  Offloads are off on both ends: the peer reads and
+# writes raw frames and needs real checksums and one SCTP packet per
+# frame.  Process start-up costs up to seconds under TCG, so one sender
+# process runs every scenario: it reads peer ports on one fifo and answers
+# on another.  A script runs:
+#
+#   thin_peer_up NAME SDEV PDEV
+#   thin_peer_start SCRIPT
+#   while read -r port name desc; do
+#       thin_peer_run $port            # the sender's result line
+#       check ...                      # the script's own checks
+#       thin_peer_after $name          # dmesg, thin_objects
+#   done < <(thin_peer_scenarios SCRIPT [REGEX])
+#   thin_peer_finish
+#   thin_done
+
+# Lines of the kernel log that show a problem.
+THIN_KPROBLEMS='Call Trace|BUG[: ]|WARNING:|kmemleak|thin-sctp: leak'
+# Their count; "unreadable" (no count) if dmesg fails, so that two failed
+# reads do not compare equal as "0".
+thin_kproblems() {
+	local log
+	log=$(dmesg 2>/dev/null) || { echo unreadable; return; }
+	printf '%s\n' "$log" | grep -cE "$THIN_KPROBLEMS"
+}
+
+# $1: name (of the namespaces, the nftables table and the results
+# directory $THIN_OUT/NAME, emptied: THIN_PEER_OUT), $2: the sender's
+# device, $3: the peer's.  THIN_PEER_TMP: a directory for fifos and flag
+# files (they cannot live on the 9p results directory).  thin_peer_down,
+# the EXIT trap, removes everything.
+thin_peer_up() {
+	local ns
+	THIN_PEER_S=$1$$s THIN_PEER_P=$1$$p THIN_PEER_DEV=$3
+	THIN_PEER_OUT=${THIN_OUT:-/tmp}/$1
+	rm -rf "$THIN_PEER_OUT"
+	mkdir -p "$THIN_PEER_OUT"
+	THIN_PEER_TMP=$(mktemp -d)
+	trap thin_peer_down EXIT
+	for ns in $THIN_PEER_S $THIN_PEER_P; do ip netns add $ns; ip -n $ns link set lo up; done
+	ip link add "$2" netns $THIN_PEER_S type veth peer name "$3" netns $THIN_PEER_P
+	ip -n $THIN_PEER_S addr add 10.0.1.1/24 dev "$2"
+	ip -n $THIN_PEER_P addr add 10.0.1.2/24 dev "$3"
+	ip -n $THIN_PEER_S link set "$2" up
+	ip -n $THIN_PEER_P link set "$3" up
+	ip netns exec $THIN_PEER_S ethtool -K "$2" tso off gso off gro off tx off rx off >/dev/null 2>&1
+	ip netns exec $THIN_PEER_P ethtool -K "$3" tso off gso off gro off tx off rx off >/dev/null 2>&1
+	ip netns exec $THIN_PEER_P nft -f - <<NFT
+table inet $1 {
+	chain input {
+		type filter hook input priority 0;
+		meta l4proto sctp drop
+	}
+}
+NFT
+}
+
+thin_peer_down() {
+	local ns
+	for ns in $THIN_PEER_S $THIN_PEER_P; do
+		ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null
+	done
+	sleep 0.2
+	for ns in $THIN_PEER_S $THIN_PEER_P; do ip netns del $ns 2>/dev/null; done
+	rm -rf "$THIN_PEER_TMP"
+}
+
+# $1: the peer script.  Starts its peer (THIN_PY: a python3 with scapy;
+# output in $THIN_PEER_OUT/peer.out) and its sender (errors in
+# sender.err), and checks that the peer says ready within 90 s.
+thin_peer_start() {
+	local ready=0 _
+	ip netns exec $THIN_PEER_P "${THIN_PY:-/opt/thin-venv/bin/python3}" "$1" peer \
+		$THIN_PEER_DEV 10.0.1.2 "$THIN_PEER_OUT" "$THIN_PEER_TMP" >"$THIN_PEER_OUT/peer.out" 2>&1 &
+	mkfifo "$THIN_PEER_TMP/ctl" "$THIN_PEER_TMP/res"
+	ip netns exec $THIN_PEER_S python3 "$1" send 10.0.1.2 "$THIN_PEER_OUT" "$THIN_PEER_TMP" \
+		<"$THIN_PEER_TMP/ctl" >"$THIN_PEER_TMP/res" 2>"$THIN_PEER_OUT/sender.err" &
+	exec {THIN_PEER_CTL}>"$THIN_PEER_TMP/ctl" {THIN_PEER_RES}<"$THIN_PEER_TMP/res"
+	for _ in $(seq 1 900); do
+		if grep -q '^ready$' "$THIN_PEER_OUT/peer.out"; then ready=1; break; fi
+		sleep 0.1
+	done
+	check '[ $ready = 1 ]' "fake peer (scapy) ready on $THIN_PEER_DEV"
+	THIN_PEER_T0=$SECONDS THIN_PEER_N=0
+	THIN_PEER_K0=$(thin_kproblems)
+}
+
+# $1: the peer script, $2: a regular expression (default all).  The
+# "PORT NAME DESCRIPTION" lines of the scenarios whose name matches.
+thin_peer_scenarios() {
+	python3 "$1" list | grep -E "^[0-9]+ (${2:-.*}) "
+}
+
+# $1: a peer port.  The sender runs its scenario; its lines go to
+# $THIN_PEER_OUT/sender.out and as comments to stdout, the last one,
+# "result PORT NAME ...", to THIN_PEER_RESULT (empty if the sender said
+# nothing for 120 s).
+thin_peer_run() {
+	local line
+	THIN_PEER_N=$((THIN_PEER_N + 1))
+	echo "$1" >&$THIN_PEER_CTL
+	THIN_PEER_RESULT=
+	while read -r -t 120 -u $THIN_PEER_RES line; do
+		echo "$line" >>"$THIN_PEER_OUT/sender.out"
+		case "$line" in
+		result\ *) THIN_PEER_RESULT=$line; break ;;
+		*) echo "#   $line" ;;
+		esac
+	done
+	echo "#   $THIN_PEER_RESULT"
+}
+
+# $1: the scenario's name.  Checks that the kernel log has no new problem
+# line (and shows it) and that no thin-sctp object is left (within 10 s).
+thin_peer_after() {
+	local k1 n
+	k1=$(thin_kproblems)
+	check 'thin_int "$k1" && [ "$k1" = "$THIN_PEER_K0" ]' \
+		"$1: no Call Trace/BUG/WARNING in dmesg ($THIN_PEER_K0 -> $k1 lines)"
+	if [ "$k1" != "$THIN_PEER_K0" ]; then
+		dmesg | grep -E -A 20 "$THIN_KPROBLEMS" | tail -n 60 | sed 's/^/#   dmesg: /'
+		THIN_PEER_K0=$k1
+	fi
+	read -r n </sys/module/sctp/parameters/thin_objects
+	[ "$n" = 0 ] || { thin_objects_zero 10; read -r n </sys/module/sctp/parameters/thin_objects; }
+	check '[ "$n" = 0 ]' "$1: thin_objects back to 0 ($n)"
+}
+
+# After the scenarios: at least one ran, the peer and the sender said no
+# error; then the lab goes, and no thin-sctp object or kernel problem may
+# be left.
+thin_peer_finish() {
+	echo "# scenarios took $((SECONDS - THIN_PEER_T0)) s"
+	check '[ "$THIN_PEER_N" -gt 0 ]' "scenarios run: $THIN_PEER_N (an empty list would pass every check)"
+	exec {THIN_PEER_CTL}>&- {THIN_PEER_RES}<&-
+	grep -v '^ready$' "$THIN_PEER_OUT/peer.out" | head -n 20 | sed 's/^/# peer: /'
+	head -n 20 "$THIN_PEER_OUT/sender.err" | sed 's/^/# sender: /'
+	check '[ ! -s "$THIN_PEER_OUT/sender.err" ] && [ "$(grep -vc "^ready$" "$THIN_PEER_OUT/peer.out")" = 0 ]' \
+		"the peer and the sender ran without an error"
+	thin_peer_down
+	trap - EXIT
+	check 'thin_objects_zero 20' "no thin-sctp object left once the namespaces are gone"
+	check '[ "$(thin_kproblems)" = 0 ]' "dmesg has no Call Trace/BUG/WARNING/leak line"
+}
+# ---- end of the scripted-peer lab ----------------------------------------

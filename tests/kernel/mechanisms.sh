@@ -253,6 +253,23 @@ if [ $STOCK = 0 ]; then
 	g=$(thin_kv spurious guard_undone); expect "g >= 5" "spurious: dup reports took guard counts back"
 	g=$(thin_kv spurious congested_samples); expect "g <= 3" "spurious timeouts: not held thick by the guard (messages sent while held)"
 	g=$(thin_kv spurious unacked); expect "g == 0" "spurious: every message acked"
+
+	# 10. A dup report after two retransmissions forgives nothing (RFC
+	#    3708 3.2 needs one retransmission: with two, the two copies may
+	#    be what arrived twice).  15 messages a second apart (nothing else
+	#    in flight); the first transmission of messages 3, 6, 9 and 12 is
+	#    lost, and so is the SACK of its first retransmission (T3-rtx), so
+	#    T3-rtx sends it a third time and the peer reports it duplicated.
+	#    The guard counted it given up once; its dup report must not take
+	#    that back (sctp_thin_core_resent(), sent_count > 2 in thin.c).
+	D=""
+	for k in 3 6 9 12; do D="$D -d $k:1 -s $k:1"; done
+	thin_scenario resent "$ALL" 5164 "$D" -n 15 -i 1000 -w 15000
+	echo "# resent: guard_undone=$(thin_kv resent guard_undone) timeouts=$(thin_kv resent timeouts) unacked=$(thin_kv resent unacked) third transmissions=$(awk '$3 ~ /^[0-9]+$/ && $4 == 3' "$OUTDIR/resent.log" | wc -l) sacks dropped=$(grep -c 'SACK.*DROP' "$OUTDIR/resent.log")"
+	g=$(awk '$3 ~ /^[0-9]+$/ && $4 == 3 { n++ } END { print n + 0 }' "$OUTDIR/resent.log")
+	expect "g >= 4" "resent: messages 3, 6, 9, 12 sent a third time"
+	g=$(thin_kv resent guard_undone); expect "g == 0" "resent: a dup report after two retransmissions takes no guard count back"
+	g=$(thin_kv resent unacked); expect "g == 0" "resent: every message acked"
 fi
 # 4d. Redundant data bundling (RDB, beyond the paper): messages 100 ms
 #    apart, the first transmission of message 7 dropped.  With RDB its

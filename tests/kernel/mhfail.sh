@@ -255,17 +255,7 @@ ev_values() {
 # $1: table, $2: event.  "n median min p75" over the numeric values ("-"
 # for none; p75 the upper quartile, by nearest rank); n counts only the
 # numeric ones.
-ev_stats() {
-	ev_values "$1" "$2" | awk '
-		/^-?[0-9]+(\.[0-9]+)?$/ { v[n++] = $1 + 0 }
-		END {
-			if (!n) { print "0 - - -"; exit }
-			for (i = 1; i < n; i++)
-				for (j = i; j > 0 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
-			m = n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2
-			printf "%d %.3f %.3f %.3f\n", n, m, v[0], v[int((3 * n + 3) / 4) - 1]
-		}'
-}
+ev_stats() { ev_values "$1" "$2" | thin_stats; }
 # $1: table, $2: event: how many associations had the notification itself.
 ev_notified() { awk -v k="${COL[$2]}" '$k != "-"' "$1" | wc -l; }
 # True if $1 is a number.

@@ -3,15 +3,13 @@
 #
 # In the guest: TSN jumps with packets in flight.  A scripted fake SCTP
 # peer (tests/kernel/tsnjump_peer.py, scapy) drives real associations of
-# our module's sender, as in hostile.sh:
+# our module's sender in lib.sh's scripted-peer lab, as in hostile.sh:
 #
-#   [JS] 10.0.1.1 j0 --veth-- q0 10.0.1.2 [JP]
+#   [sender] 10.0.1.1 j0 --veth-- q0 10.0.1.2 [peer]
 #
-# JS runs the sender (tsnjump_peer.py send, one process for every
-# scenario); in JP nftables drops every inbound SCTP packet and the peer
-# answers everything itself.  Each association (SCTP_THIN all on, one
-# 100-byte message per packet) sends, SACKed, then holds two DATA chunks
-# in flight (the peer does not SACK them) while its TSNs jump:
+# Each association (SCTP_THIN all on, one 100-byte message per packet)
+# sends, SACKed, then holds two DATA chunks in flight (the peer does not
+# SACK them) while its TSNs jump:
 #
 #   restart  the peer restarts the association (RFC 9260 5.2.4 case A: new
 #       INIT with a new tag and initial TSN, COOKIE-ECHO); upstream purges
@@ -48,65 +46,8 @@
 # stock's 1 s or more (the reference that the 600 ms bound separates).
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
-PY=${THIN_PY:-/opt/thin-venv/bin/python3}	# with scapy, for the peer
-OUT=${THIN_OUT:-/tmp}/tsnjump
-rm -rf "$OUT"
-mkdir -p "$OUT"
-JS=tj$$s JP=tj$$p
-KPROBLEMS='Call Trace|BUG[: ]|WARNING:|kmemleak|thin-sctp: leak'
-FLAGS=$(mktemp -d)	# fifos and flag files, not on the 9p results directory
-
-tj_up() {
-	local ns
-	for ns in $JS $JP; do ip netns add $ns; ip -n $ns link set lo up; done
-	ip link add j0 netns $JS type veth peer name q0 netns $JP
-	ip -n $JS addr add 10.0.1.1/24 dev j0
-	ip -n $JP addr add 10.0.1.2/24 dev q0
-	ip -n $JS link set j0 up
-	ip -n $JP link set q0 up
-	# Offloads off: the scapy peer reads and writes raw frames and needs
-	# real checksums and one SCTP packet per frame.
-	ip netns exec $JS ethtool -K j0 tso off gso off gro off tx off rx off >/dev/null 2>&1
-	ip netns exec $JP ethtool -K q0 tso off gso off gro off tx off rx off >/dev/null 2>&1
-	ip netns exec $JP nft -f - <<NFT
-table inet tsnjump {
-	chain input {
-		type filter hook input priority 0;
-		meta l4proto sctp drop
-	}
-}
-NFT
-}
-tj_down() {
-	local ns
-	for ns in $JS $JP; do
-		ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null
-	done
-	sleep 0.2
-	for ns in $JS $JP; do ip netns del $ns 2>/dev/null; done
-	rm -rf "$FLAGS"
-}
-trap tj_down EXIT
-# Lines of the kernel log that show a problem; "unreadable" (no count) if
-# dmesg fails, so that two failed reads do not compare equal as "0".
-kproblems() {
-	local log
-	log=$(dmesg 2>/dev/null) || { echo unreadable; return; }
-	printf '%s\n' "$log" | grep -cE "$KPROBLEMS"
-}
-
-tj_up
-ip netns exec $JP "$PY" "$HERE/tsnjump_peer.py" peer q0 10.0.1.2 "$OUT" "$FLAGS" >"$OUT/peer.out" 2>&1 &
-mkfifo "$FLAGS/ctl" "$FLAGS/res"
-ip netns exec $JS python3 "$HERE/tsnjump_peer.py" send 10.0.1.2 "$OUT" "$FLAGS" \
-	<"$FLAGS/ctl" >"$FLAGS/res" 2>"$OUT/sender.err" &
-exec {CTL}>"$FLAGS/ctl" {RES}<"$FLAGS/res"
-ready=0
-for _ in $(seq 1 900); do
-	if grep -q '^ready$' "$OUT/peer.out"; then ready=1; break; fi
-	sleep 0.1
-done
-check '[ $ready = 1 ]' "fake peer (scapy) ready on q0"
+thin_peer_up tsnjump j0 q0
+thin_peer_start "$HERE/tsnjump_peer.py"
 
 # The result line's key=value pairs in R (no process per lookup: forks
 # cost tens of ms under TCG); ${R[KEY]:--}: the value, "-" if absent.
@@ -118,24 +59,11 @@ thin_bit() { [[ "$1" =~ ^0x[0-9a-fA-F]+$ ]] && (($1 & 1)); }
 # SATURATED bit (0x02: thick until everything outstanding is acked)?
 sat_bit() { [[ "$1" =~ ^0x[0-9a-fA-F]+$ ]] && (($1 & 2)); }
 
-T0=$SECONDS
-k0=$(kproblems)
-nsc=0
 while read -r port name desc; do
-	nsc=$((nsc + 1))
 	echo "# $name (peer port $port): $desc"
-	echo "$port" >&$CTL
-	RES_LINE=
-	while read -r -t 120 -u $RES line; do
-		echo "$line" >>"$OUT/sender.out"
-		case "$line" in
-		result\ *) RES_LINE=$line; break ;;
-		*) echo "#   $line" ;;
-		esac
-	done
-	echo "#   $RES_LINE"
+	thin_peer_run "$port"
 	R=()
-	for w in $RES_LINE; do
+	for w in $THIN_PEER_RESULT; do
 		[[ $w == *=* ]] && [ -z "${R[${w%%=*}]:-}" ] && R[${w%%=*}]=${w#*=}
 	done
 	kind=${R[jump]:--}
@@ -186,26 +114,7 @@ while read -r port name desc; do
 	fi
 	check '[ "${R[end]:--}" = complete ] && [ "${R[how]:--}" = complete ] && [ "${R[gone]:--}" = yes ] && [ "${R[senderr]:--}" = none ]' \
 		"$name: all sent and a clean shutdown (send ${R[senderr]:--}, end ${R[end]:--}, peer ${R[how]:--}, gone ${R[gone]:--})"
-	k1=$(kproblems)
-	check 'thin_int "$k1" && [ "$k1" = "$k0" ]' "$name: no Call Trace/BUG/WARNING in dmesg ($k0 -> $k1 lines)"
-	if [ "$k1" != "$k0" ]; then
-		dmesg | grep -E -A 20 "$KPROBLEMS" | tail -n 60 | sed 's/^/#   dmesg: /'
-		k0=$k1
-	fi
-	thin_objects_zero 10
-	check '[ "$(cat /sys/module/sctp/parameters/thin_objects)" = 0 ]' \
-		"$name: thin_objects back to 0 ($(cat /sys/module/sctp/parameters/thin_objects))"
-done < <(python3 "$HERE/tsnjump_peer.py" list | grep -E "^[0-9]+ (${TSNJUMP_ONLY:-.*}) ")
-echo "# scenarios took $((SECONDS - T0)) s"
-check '[ "$nsc" -gt 0 ]' "scenarios run: $nsc (an empty list would pass every check)"
-exec {CTL}>&- {RES}<&-
-
-grep -v '^ready$' "$OUT/peer.out" | head -n 20 | sed 's/^/# peer: /'
-head -n 20 "$OUT/sender.err" | sed 's/^/# sender: /'
-check '[ ! -s "$OUT/sender.err" ] && [ "$(grep -vc "^ready$" "$OUT/peer.out")" = 0 ]' \
-	"the peer and the sender ran without an error"
-tj_down
-trap - EXIT
-check 'thin_objects_zero 20' "no thin-sctp object left once the namespaces are gone"
-check '[ "$(kproblems)" = 0 ]' "dmesg has no Call Trace/BUG/WARNING/leak line"
+	thin_peer_after "$name"
+done < <(thin_peer_scenarios "$HERE/tsnjump_peer.py" "${TSNJUMP_ONLY:-.*}")
+thin_peer_finish
 thin_done
