@@ -577,10 +577,13 @@ void sctp_thin_rdb_forget(struct sctp_thin_rdb *r, const void *transport)
 }
 
 /* Which of the @n candidates go in front of a packet on @transport whose
- * lowest new TSN is @first_new.  The caller passes the DATA chunks
- * outstanding on that path, in any order, with those the peer gap-acked
- * (acked) and those abandoned (gone, PR-SCTP) marked: never bundled.
- * Bundled: of the others, those below
+ * lowest new TSN is @first_new and whose AUTH key is @key (NULL: none).
+ * The caller passes the DATA chunks outstanding on that path, in any
+ * order, with those the peer gap-acked (acked) and those abandoned (gone,
+ * PR-SCTP) marked: never bundled; nor is a chunk queued under another key
+ * than the packet's (RFC 4895 6.2: one key authenticates the packet, and
+ * the active key may have changed since the chunk was queued; the test of
+ * sctp_packet_will_fit()).  Bundled: of the others, those below
  * @first_new sent in the last @max_packets packets on the path (above the
  * highest TSN of the packet before them; with a shorter history, all),
  * oldest first (they waited longest), while their total fits in @room
@@ -592,8 +595,8 @@ void sctp_thin_rdb_forget(struct sctp_thin_rdb *r, const void *transport)
 unsigned int sctp_thin_rdb_choose(const struct sctp_thin_rdb *r,
 				  struct sctp_thin_rdb_cand *cand,
 				  unsigned int n, const void *transport,
-				  u32 first_new, u32 max_packets, u32 room,
-				  u32 *bytes)
+				  const void *key, u32 first_new,
+				  u32 max_packets, u32 room, u32 *bytes)
 {
 	u32 floor = 0, seen = 0, total = 0;
 	bool has_floor = false;
@@ -620,7 +623,7 @@ unsigned int sctp_thin_rdb_choose(const struct sctp_thin_rdb *r,
 	for (i = 0; i < n; i++)
 		cand[i].pick = false;
 	for (i = 0; i < n; i++) {
-		if (cand[i].acked || cand[i].gone ||
+		if (cand[i].key != key || cand[i].acked || cand[i].gone ||
 		    !sctp_thin_before(cand[i].tsn, first_new) ||
 		    (has_floor && !sctp_thin_before(floor, cand[i].tsn)))
 			continue;

@@ -130,16 +130,10 @@ static unsigned int sctp_thin_rdb_gather(struct sctp_packet *packet,
 			break;
 		if (!list_empty(&chunk->list) || !chunk->has_tsn)
 			continue;	/* in this packet */
-		/* RFC 4895 6.2: one key authenticates the packet; the test
-		 * of sctp_packet_will_fit() for every chunk it takes (the
-		 * active key may have changed since the chunk was queued).
-		 */
-		if (packet->auth ? chunk->shkey != packet->auth->shkey :
-				   !!chunk->shkey)
-			continue;
 		cand[n].tsn = ntohl(chunk->subh.data_hdr->tsn);
 		cand[n].len = SCTP_PAD4(chunk->skb->len);
 		cand[n].chunk = chunk;
+		cand[n].key = chunk->shkey;	/* RFC 4895 6.2: the core */
 		cand[n].acked = chunk->tsn_gap_acked;
 		cand[n].gone = sctp_thin_rdb_abandoned(chunk);
 		n++;
@@ -184,7 +178,8 @@ void __sctp_thin_rdb(struct sctp_association *asoc, struct sctp_packet *packet)
 	if (max && max < room)
 		room = max;
 	n = sctp_thin_rdb_gather(packet, cand);
-	k = sctp_thin_rdb_choose(&ta->rdb, cand, n, tp, lo,
+	k = sctp_thin_rdb_choose(&ta->rdb, cand, n, tp,
+				 packet->auth ? packet->auth->shkey : NULL, lo,
 				 asoc->thin_conf.rdb_max_packets, room, &bytes);
 	if (!k)
 		return;

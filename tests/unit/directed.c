@@ -512,6 +512,7 @@ static void cand_set(struct sctp_thin_rdb_cand *c, u32 tsn, u32 len)
 	c->tsn = tsn;
 	c->len = len;
 	c->chunk = NULL;
+	c->key = NULL;
 	c->acked = false;
 	c->gone = false;
 	c->pick = true;		/* must be cleared */
@@ -542,7 +543,7 @@ static void t_rdb_choose(void)
 	cand_set(&c[1], 5, 100);
 	cand_set(&c[2], 6, 100);
 	cand_set(&c[3], 9, 100);	/* not below first_new 8 */
-	CHECK(sctp_thin_rdb_choose(&r, c, 4, &A, 8, 1, 1000, &bytes) == 3 &&
+	CHECK(sctp_thin_rdb_choose(&r, c, 4, &A, NULL, 8, 1, 1000, &bytes) == 3 &&
 	      bytes == 300, "no history: all three below the new TSN");
 	CHECK(c[0].tsn == 5 && c[1].tsn == 6 && c[2].tsn == 7 && c[3].tsn == 9,
 	      "sorted by TSN");
@@ -551,13 +552,13 @@ static void t_rdb_choose(void)
 	cand_set(&c[0], 5, 100);
 	cand_set(&c[1], 6, 300);
 	cand_set(&c[2], 7, 100);
-	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, 8, 1, 250, &bytes) == 1 &&
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, NULL, 8, 1, 250, &bytes) == 1 &&
 	      bytes == 100 && picked(c, 3) == 1u << 5,
 	      "6 does not fit: 7 is not taken past it");
 	cand_set(&c[0], 5, 300);
-	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, 8, 1, 299, &bytes) == 0 &&
+	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, NULL, 8, 1, 299, &bytes) == 0 &&
 	      bytes == 0 && !c[0].pick, "nothing fits: nothing bundled");
-	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, 8, 1, 300, &bytes) == 1,
+	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, NULL, 8, 1, 300, &bytes) == 1,
 	      "exactly the room fits");
 	/* gap-acked and abandoned chunks are never bundled, and they do not
 	 * end the bundle
@@ -567,7 +568,7 @@ static void t_rdb_choose(void)
 	cand_set(&c[2], 7, 100);
 	c[0].acked = true;
 	c[2].gone = true;
-	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, 8, 1, 1000, &bytes) == 1 &&
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, NULL, 8, 1, 1000, &bytes) == 1 &&
 	      picked(c, 3) == 1u << 6, "gap-acked 5 and abandoned 7 not bundled");
 	/* history: the last max_packets packets on this path */
 	sctp_thin_rdb_note(&r, 3, &A);
@@ -578,24 +579,24 @@ static void t_rdb_choose(void)
 	cand_set(&c[0], 3, 100);
 	cand_set(&c[1], 5, 100);
 	cand_set(&c[2], 7, 100);
-	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, 8, 1, 1000, &bytes) == 1 &&
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, NULL, 8, 1, 1000, &bytes) == 1 &&
 	      picked(c, 3) == 1u << 7, "max_packets 1: the last packet on A");
 	cand_set(&c[0], 3, 100);
 	cand_set(&c[1], 5, 100);
 	cand_set(&c[2], 7, 100);
-	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, 8, 2, 1000, &bytes) == 2 &&
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, NULL, 8, 2, 1000, &bytes) == 2 &&
 	      picked(c, 3) == (1u << 5 | 1u << 7), "max_packets 2: 5 and 7");
 	cand_set(&c[0], 3, 100);
 	cand_set(&c[1], 5, 100);
 	cand_set(&c[2], 7, 100);
-	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, 8, 3, 1000, &bytes) == 3,
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, NULL, 8, 3, 1000, &bytes) == 3,
 	      "max_packets 3: fewer packets remembered, all");
 	cand_set(&c[0], 6, 100);
-	CHECK(sctp_thin_rdb_choose(&r, c, 1, &B, 8, 1, 1000, &bytes) == 1,
+	CHECK(sctp_thin_rdb_choose(&r, c, 1, &B, NULL, 8, 1, 1000, &bytes) == 1,
 	      "path B: its own history");
 	sctp_thin_rdb_forget(&r, &A);
 	cand_set(&c[0], 3, 100);
-	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, 8, 1, 1000, &bytes) == 1,
+	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, NULL, 8, 1, 1000, &bytes) == 1,
 	      "path A forgotten: no floor");
 	/* serial arithmetic across the wrap */
 	sctp_thin_rdb_reset(&r);
@@ -603,12 +604,25 @@ static void t_rdb_choose(void)
 	sctp_thin_rdb_note(&r, 0xffffffff, &A);
 	cand_set(&c[0], 0xffffffff, 100);
 	cand_set(&c[1], 0, 100);
-	CHECK(sctp_thin_rdb_choose(&r, c, 2, &A, 1, 1, 1000, &bytes) == 2 &&
+	CHECK(sctp_thin_rdb_choose(&r, c, 2, &A, NULL, 1, 1, 1000, &bytes) == 2 &&
 	      c[0].tsn == 0xffffffff && c[1].tsn == 0 && c[0].pick && c[1].pick,
 	      "wrap: 0xffffffff sorts before 0, both above the floor");
 	cand_set(&c[0], 0xfffffffe, 100);
-	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, 1, 1, 1000, &bytes) == 0,
+	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, NULL, 1, 1, 1000, &bytes) == 0,
 	      "wrap: the floor itself is not bundled");
+	/* AUTH (RFC 4895 6.2): only chunks queued under the packet's key */
+	memset(&r, 0, sizeof(r));
+	cand_set(&c[0], 5, 100);
+	cand_set(&c[1], 6, 100);
+	c[1].key = &B;
+	cand_set(&c[2], 7, 100);
+	c[2].key = &A;
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, &A, 8, 1, 1000, &bytes) == 1 &&
+	      picked(c, 3) == 1u << 7,
+	      "auth: a packet under key A bundles only key A's chunks");
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, NULL, 8, 1, 1000, &bytes) == 1 &&
+	      picked(c, 3) == 1u << 5,
+	      "auth: a packet without AUTH bundles no chunk queued under a key");
 }
 
 /* RDB: the verdict on copies (sctp_thin_rdb_sack()). */

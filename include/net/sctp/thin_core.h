@@ -95,6 +95,7 @@ struct sctp_thin_rdb_cand {
 	u32 tsn;
 	u32 len;		/* bytes on the wire, padded */
 	void *chunk;		/* the caller's, never dereferenced */
+	const void *key;	/* AUTH key it was queued under, or NULL */
 	bool acked;		/* gap-acked: the peer has it */
 	bool gone;		/* abandoned (PR-SCTP) */
 	bool pick;		/* out: bundled */
@@ -169,8 +170,8 @@ void sctp_thin_rdb_forget(struct sctp_thin_rdb *r, const void *transport);
 unsigned int sctp_thin_rdb_choose(const struct sctp_thin_rdb *r,
 				  struct sctp_thin_rdb_cand *cand,
 				  unsigned int n, const void *transport,
-				  u32 first_new, u32 max_packets, u32 room,
-				  u32 *bytes);
+				  const void *key, u32 first_new,
+				  u32 max_packets, u32 room, u32 *bytes);
 void sctp_thin_rdb_bundled(struct sctp_thin_rdb *r, u32 tsn, u32 carrier,
 			   const void *transport);
 unsigned int sctp_thin_rdb_sack(struct sctp_thin_rdb *r, u32 cum_tsn,
