@@ -10,6 +10,9 @@
 #   make install           install into /lib/modules/$KVER/updates + depmod
 #   make uninstall         remove them again
 #   make patches           export the change as an upstream patch series
+#   make upstream-fix      the duplicate COOKIE-ECHO fix (patches/7.3/0012) and
+#                          its selftest as [PATCH net] patches against
+#                          pristine 7.3, in out/upstream-fix (docs/upstream.md)
 #   make style             checkpatch --strict on our C files and patches
 #   make check             every test layer, ends with "N passed, M failed"
 #                          (the other kernel lines installed here: build,
@@ -57,7 +60,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(TREE)/net/sctp \
 	THIN_VERSION="$(THIN_VERSION)"
 
 .PHONY: tests all modules prepare install uninstall dkms-install patches style \
-	sparse w1 check check-kernel print-kver unit vm-check regress demo clean deps kernels install-sysctl \
+	upstream-fix sparse w1 check check-kernel print-kver unit vm-check regress demo clean deps kernels install-sysctl \
 	experiment bench-overhead bench-fairness bench-scale bench-rdb soak mutants
 
 all: modules
@@ -99,6 +102,15 @@ install-sysctl:
 
 patches: prepare
 	@scripts/export-patches.sh $(KVER) $(BUILD) $(TOP)/out/patches/$(KVER)
+
+# The fix is made against the newest 7.3 release installed here
+# (UPSTREAM_KVER=... to choose another).
+UPSTREAM_KVER ?= $(lastword $(shell scripts/kernel-line.sh --list 2>/dev/null | grep '^7\.3\.' | sort -V))
+
+upstream-fix:
+	@[ -n "$(UPSTREAM_KVER)" ] || { echo "upstream-fix: no 7.3 release installed here; run: make deps KVER=<a 7.3 release>"; exit 1; }
+	@$(MAKE) -s --no-print-directory prepare KVER=$(UPSTREAM_KVER)
+	@scripts/upstream-fix.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER) $(TOP)/out/upstream-fix
 
 style: prepare
 	@scripts/style.sh $(TREE)
