@@ -12,7 +12,8 @@
 #   make patches           export the change as an upstream patch series
 #   make upstream-fix      the duplicate COOKIE-ECHO fix (patches/7.3/0012) and
 #                          its selftest as [PATCH net] patches against
-#                          pristine 7.3, in out/upstream-fix (docs/upstream.md)
+#                          pristine 7.3, in out/upstream-fix (docs/upstream.md;
+#                          UPSTREAM_MODULE=1: and sctp.ko of pristine + the fix)
 #   make style             checkpatch --strict on our C files and patches
 #   make check             every test layer, ends with "N passed, M failed"
 #                          (the other kernel lines installed here: build,
@@ -110,7 +111,7 @@ UPSTREAM_KVER ?= $(lastword $(shell scripts/kernel-line.sh --list 2>/dev/null | 
 upstream-fix:
 	@[ -n "$(UPSTREAM_KVER)" ] || { echo "upstream-fix: no 7.3 release installed here; run: make deps KVER=<a 7.3 release>"; exit 1; }
 	@$(MAKE) -s --no-print-directory prepare KVER=$(UPSTREAM_KVER)
-	@scripts/upstream-fix.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER) $(TOP)/out/upstream-fix
+	@scripts/upstream-fix.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER) $(TOP)/out/upstream-fix $(if $(UPSTREAM_MODULE),--module)
 
 style: prepare
 	@scripts/style.sh $(TREE)

@@ -13,9 +13,12 @@
 # and checked with checkpatch --strict; out/upstream-fix/selftest/ holds a
 # runnable copy of the selftest (helper built for this machine).
 #
-#   upstream-fix.sh KVER BUILD OUT
+#   upstream-fix.sh KVER BUILD OUT [--module]
+# --module: also build sctp.ko from the pristine tree plus 0001 alone, with
+# the kbuild command of make modules, in BUILD/upstream-fix-module/net/sctp
+# (run the selftest on it: VM_MODDIR=that tests/vm/run ..., docs/upstream.md)
 set -eu
-KVER=$1 BUILD=$2 OUT=$3
+KVER=$1 BUILD=$2 OUT=$3 MODULE=${4:-}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "upstream-fix: $*" >&2; exit 1; }
 
@@ -145,4 +148,22 @@ for p in "$OUT"/*.patch; do
 	echo "upstream-fix: $(basename "$p") ($(wc -c <"$p") bytes): $subject"
 done
 echo "upstream-fix: both apply to the pristine $LINE tree ($(cat "$BUILD/pristine/.version")); runnable selftest in ${run#"$TOP"/}"
-[ "$fail" = 0 ]
+[ "$fail" = 0 ] || exit 1
+[ "$MODULE" = --module ] || exit 0
+
+mod=$BUILD/upstream-fix-module
+rm -rf "$mod"
+cp -a "$BUILD/pristine" "$mod"
+rm -f "$mod/.version"
+patch -d "$mod" -p1 -s --no-backup-if-mismatch <"$OUT"/0001-*.patch
+kdir=/usr/src/linux-headers-$KVER
+if [ "$ROOT" = host ]; then
+	kdir=/lib/modules/$KVER/build
+	kmake=(make)
+else
+	kmake=("$TOP/scripts/buildroot.sh" run "$ROOT" make)
+fi
+"${kmake[@]}" -C "$kdir" M="$mod/net/sctp" CONFIG_IP_SCTP=m CONFIG_INET_SCTP_DIAG=m \
+	NOSTDINC_FLAGS="-I$mod/include -I$mod/include/uapi" -j"$(nproc)" modules >"$mod/build.log" 2>&1 ||
+	{ tail -n 20 "$mod/build.log" >&2; die "the fix-only module does not build (log: $mod/build.log)"; }
+echo "upstream-fix: fix-only module (pristine $LINE + 0001): $mod/net/sctp/sctp.ko"
