@@ -448,6 +448,22 @@ void demand_heartbeats(struct sender *s)
 	}
 }
 
+/* --shutdown-usr2: the first signal quiets the sender, the second shuts
+ * every association down.
+ */
+void shutdown_step(struct sender *s)
+{
+	int i;
+
+	if (s->quiet >= 2 || s->quiet >= shut_wanted)
+		return;
+	if (++s->quiet < 2)
+		return;
+	for (i = 0; i < s->n; i++)
+		if (!s->a[i].failed && shutdown(s->a[i].fd, SHUT_WR))
+			warnx("assoc %d: shutdown: %s", i, strerror(errno));
+}
+
 void thin_summary(struct sender *s)
 {
 	unsigned long long v[13] = { 0 };

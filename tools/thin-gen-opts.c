@@ -92,6 +92,7 @@ static void help_exit(int rc)
 		"                [--warmup] [--warmup-rate PER_S]\n"
 		"                [--phases SIZE:MS:S,...] [--state-log FILE] [--state-every MS]\n"
 		"                [--connectx ADDR[,ADDR...]] [--events FILE] [--heartbeat-usr1]\n"
+		"                [--shutdown-usr2]\n"
 		"  thin-gen profile-stats --profile NAME|all [--samples N] [--seed N] [--check PCT]\n"
 		"     --check: averages within PCT %%, the table's 1/50/99 %% values at\n"
 		"     quantile 0.01/0.5/0.99 +- 0.0025/0.01/0.0025 of the samples\n"
@@ -114,6 +115,8 @@ static void help_exit(int rc)
 		"--events FILE: SCTP_ASSOC_CHANGE and SCTP_PEER_ADDR_CHANGE notifications,\n"
 		"  one line each, stamped when read: t_ns assoc kind state addr error.\n"
 		"--heartbeat-usr1: SIGUSR1 demands a heartbeat on every path (SPP_HB_DEMAND).\n"
+		"--shutdown-usr2: a first SIGUSR2 stops new messages, a second shuts every\n"
+		"  association down (SHUT_WR); notifications are read until --duration ends.\n"
 		"Without --thin the socket keeps the module's defaults (sysctls).\n"
 		"One-to-many: association i goes to PORT+i (sink --ports N).\n"
 		"profiles:");
@@ -143,7 +146,7 @@ static const struct option long_opts[] = {
 	{ "warmup-rate", 1, 0, 'u' }, { "sack-immediately", 0, 0, 'I' },
 	{ "thin-rdb-packets", 1, 0, 'B' },
 	{ "connectx", 1, 0, 'J' }, { "events", 1, 0, 'V' },
-	{ "heartbeat-usr1", 0, 0, 'K' },
+	{ "heartbeat-usr1", 0, 0, 'K' }, { "shutdown-usr2", 0, 0, 'Z' },
 	{ "help", 0, 0, 'h' }, { 0 }
 };
 
@@ -334,6 +337,9 @@ static int opt_run(struct opts *o, int c)
 	case 'K':
 		o->hb_usr1 = 1;
 		break;
+	case 'Z':
+		o->shut_usr2 = 1;
+		break;
 	default:
 		return 0;
 	}
@@ -408,6 +414,8 @@ void opts_check_send(struct opts *o)
 		die("--state-log is SCTP only");
 	if ((o->connectx || o->events) && o->proto != P_SCTP)
 		die("--connectx and --events are SCTP only");
+	if (o->shut_usr2 && (o->proto != P_SCTP || o->one_to_many))
+		die("--shutdown-usr2 is for one-to-one SCTP only");
 	if (o->proto == P_TCP && o->one_to_many)
 		die("--style one-to-many is SCTP only");
 	if (o->proto == P_TCP && o->sack_imm)

@@ -427,7 +427,7 @@ static void send_due(struct sender *s, uint64_t mono)
 
 		if (a->due >= s->end)
 			break;
-		if (!a->failed)
+		if (!a->failed && !s->quiet)
 			gen_msg(s, a, mono);
 		a->due += draw_interval(s, a);
 		heap_down(s, 0);
@@ -621,6 +621,8 @@ int do_send(struct opts *o)
 			break;
 		if (hb_wanted)
 			demand_heartbeats(s);
+		if (shut_wanted)
+			shutdown_step(s);
 		send_due(s, mono);
 		send_progress(s, mono);
 		send_arm(s, mono);

@@ -10,7 +10,7 @@
  *		   [--thin-strict] [--thin-rto-min MS] [--thin-linear-max N]
  *		   [--rto-min MS] [--tcp-thin] [--sack-immediately]
  *		   [--seed N] [--connectx ADDR[,ADDR...]] [--events FILE]
- *		   [--heartbeat-usr1]
+ *		   [--heartbeat-usr1] [--shutdown-usr2]
  *   thin-gen profile-stats --profile NAME|all [--samples N] [--check PCT]
  *   thin-gen profiles
  *
@@ -56,6 +56,10 @@
  * --heartbeat-usr1: SIGUSR1 asks every association for a heartbeat on
  * each of its paths at once (SCTP_PEER_ADDR_PARAMS with SPP_HB_DEMAND,
  * RFC 6458 8.1.12): a test makes a heartbeat outstanding when it wants.
+ * --shutdown-usr2: the first SIGUSR2 stops new messages (the schedule
+ * runs on, nothing is sent), the second shuts every association down
+ * (shutdown(SHUT_WR): SHUTDOWN, T2-shutdown) while the sender goes on
+ * reading notifications until --duration ends.  One-to-one only.
  */
 #include "thin-gen.h"
 
@@ -63,6 +67,8 @@
 volatile sig_atomic_t stop;
 /* --heartbeat-usr1: set by SIGUSR1, served by the send loop */
 volatile sig_atomic_t hb_wanted;
+/* --shutdown-usr2: SIGUSR2s received */
+volatile sig_atomic_t shut_wanted;
 
 void on_signal(int sig)
 {
@@ -74,6 +80,12 @@ static void on_usr1(int sig)
 {
 	(void)sig;
 	hb_wanted = 1;
+}
+
+static void on_usr2(int sig)
+{
+	(void)sig;
+	shut_wanted++;
 }
 
 /* a log file (--log, --events, --state-log), NULL for none */
@@ -116,6 +128,11 @@ int main(int argc, char **argv)
 
 		/* no SA_RESTART: poll() returns at once */
 		sigaction(SIGUSR1, &sa, NULL);
+	}
+	if (o.shut_usr2) {
+		struct sigaction sa = { .sa_handler = on_usr2 };
+
+		sigaction(SIGUSR2, &sa, NULL);
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 

@@ -106,6 +106,7 @@ struct opts {
 	const char *state_log, *ready_file, *wait_file, *events, *connectx;
 	int warmup;
 	int hb_usr1;
+	int shut_usr2;
 	double warmup_rate;
 	double state_every;
 	int thin_set, thin_strict, ports, expect, progress, tcp_thin, sack_imm;
@@ -161,6 +162,7 @@ struct sender {
 	uint64_t lag_sum, lag_max, lag_n, late, connect_ns;
 	int phase;		/* --phases: the current one */
 	int greedy;		/* its interval is 0: as fast as the socket takes */
+	int quiet;		/* --shutdown-usr2: 1 no new messages, 2 shut */
 	uint64_t phase_end;	/* ns, CLOCK_MONOTONIC */
 	/* the traffic's start and end, the next --progress line and
 	 * --state-log sample (0: none), ns, CLOCK_MONOTONIC
@@ -197,6 +199,8 @@ void sender_connect(struct sender *s);
 void wait_for_file(struct sender *s);
 void demand_heartbeats(struct sender *s);
 extern volatile sig_atomic_t hb_wanted;
+extern volatile sig_atomic_t shut_wanted;
+void shutdown_step(struct sender *s);
 void read_notifications(struct sender *s);
 void sender_read(struct sender *s, struct assoc *a);
 void thin_summary(struct sender *s);
