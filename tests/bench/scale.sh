@@ -50,11 +50,8 @@
 # (sctp_wake_up_waiters(), O(N)).  Both are upstream, stock and thin
 # alike (docs/lab/notebook.md, Scale).  SCALE_SYSCTLS= (empty) runs policy 0.
 . "$(dirname "$0")/../kernel/lib.sh"
-GEN=$TOP/build/tools/thin-gen
 DUR=${SCALE_SECONDS:-30}
-OUT=${THIN_OUT:-/tmp}/scale
-rm -rf "$OUT"
-mkdir -p "$OUT"
+thin_out scale
 res=$OUT/scale.txt
 ulimit -n 65536
 thin_lab_up 25

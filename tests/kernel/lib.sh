@@ -18,6 +18,18 @@ skip() {
 }
 thin_done() { echo "$THIN_PASS passed, $THIN_FAIL failed"; [ "$THIN_FAIL" = 0 ]; }
 
+# The traffic generator and sink (tools/thin-gen.c).
+GEN=$TOP/build/tools/thin-gen
+# $1: name.  The script's results directory, OUT=$THIN_OUT/NAME (THIN_OUT
+# defaults to /tmp), emptied.
+thin_out() {
+	OUT=${THIN_OUT:-/tmp}/$1
+	rm -rf "$OUT"
+	mkdir -p "$OUT"
+}
+# Ends the script (not ok, the summary, exit 1) unless thin-gen is built.
+thin_need_gen() { [ -x "$GEN" ] || { not_ok "$GEN missing (make tests)"; thin_done; exit 1; }; }
+
 # Measurements that feed a comparison must exist and be numbers: awk
 # compares an empty or non-numeric value as a string ("" <= 1.4 is true,
 # so is "-nan" <= 1.4), and bash's $((...)) reads an empty value or a

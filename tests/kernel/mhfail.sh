@@ -58,11 +58,8 @@
 # scenarios, MHFAIL_ASSOCS (16) the associations per variant.  About 150 s
 # in a TCG guest.
 . "$(dirname "$0")/lib.sh"
-GEN=$TOP/build/tools/thin-gen
-OUT=${THIN_OUT:-/tmp}/mhfail
-rm -rf "$OUT"
-mkdir -p "$OUT"
-[ -x "$GEN" ] || { not_ok "$GEN missing (make tests)"; thin_done; exit 1; }
+thin_out mhfail
+thin_need_gen
 N=${MHFAIL_ASSOCS:-16}
 PRE=5
 CSEC=${MHFAIL_C_SECONDS:-16}

@@ -36,12 +36,9 @@
 # It reports the longest message latency during the outage (the time to
 # fail over) per flow.  At the end, no thin-sctp object is left.
 . "$(dirname "$0")/lib.sh"
-GEN=$TOP/build/tools/thin-gen
 DUR=${MULTIHOME_SECONDS:-15}
-OUT=${THIN_OUT:-/tmp}/multihome
-rm -rf "$OUT"
-mkdir -p "$OUT"
-[ -x "$GEN" ] || { not_ok "$GEN missing (make tests)"; thin_done; exit 1; }
+thin_out multihome
+thin_need_gen
 
 S=thm$$s R=thm$$r
 mh_down() {

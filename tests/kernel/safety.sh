@@ -49,11 +49,8 @@
 . "$(dirname "$0")/lib.sh"
 STOCK=0
 [ "${THIN_MODE:-ours}" = stock ] && STOCK=1
-GEN=$TOP/build/tools/thin-gen
-OUT=${THIN_OUT:-/tmp}/safety
-rm -rf "$OUT"
-mkdir -p "$OUT"
-[ -x "$GEN" ] || { not_ok "$GEN missing (make tests)"; thin_done; exit 1; }
+thin_out safety
+thin_need_gen
 D=50
 ON="thin_rto_min=200 thin_restart_timer=1 thin_linear_timeouts=1 thin_fast_retransmit=1 thin_sack_immediately=1 thin_rdb=1"
 OUTAGE1=${SAFETY_OUTAGE1:-10}
