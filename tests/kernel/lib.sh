@@ -136,14 +136,17 @@ thin_objects_zero() {
 # logs every DATA chunk and SACK.  Offloads (TSO/GSO/GRO) stay at the
 # devices' defaults, as on a user's host: SCTP builds GSO packets, which
 # NFQUEUE segments before thin-drop sees them (it does not ask for
-# NFQA_CFG_F_GSO), so thin-drop still acts on wire packets.
-# thin_lab_down removes everything.
+# NFQA_CFG_F_GSO), so thin-drop still acts on wire packets.  A lab whose
+# losses all come from netem (safety.sh) leaves the NFQUEUE hop out.
+# thin_lab_down removes everything.  The namespaces are $S $E $R: a
+# caller may set them to other names (safety.sh runs a second lab so).
 LAB=thl$$
 S=${LAB}s E=${LAB}e R=${LAB}r
 
-# $1: one-way delay in ms
+# $1: one-way delay in ms, $2: "noqueue" to leave out the NFQUEUE rule
+# (then no thin-drop is needed; nothing drops chosen packets)
 thin_lab_up() {
-	local d=$1 ns
+	local d=$1 ns l
 	for ns in $S $E $R; do ip netns add $ns; ip -n $ns link set lo up; done
 	ip link add s0 netns $S type veth peer name e0 netns $E
 	ip link add r0 netns $R type veth peer name e1 netns $E
@@ -160,6 +163,7 @@ thin_lab_up() {
 	ip netns exec $E sysctl -q -w net.ipv4.ip_forward=1
 	thin_lab_netem fwd delay "${d}ms" limit 10000
 	thin_lab_netem rev delay "${d}ms" limit 10000
+	[ "${2:-}" = noqueue ] && return 0
 	ip netns exec $E nft -f - <<NFT
 table inet thin {
 	chain thin_fwd {
@@ -177,8 +181,15 @@ NFT
 #   delay 50ms loss 5%                  uniform loss
 #   delay 50ms loss gemodel 1% 30% 100% 0%   Gilbert-Elliott (p r 1-h 1-k)
 #   delay 50ms rate 1mbit limit 100     bottleneck rate, 100-packet queue
+# both: the same options for each direction, fwd then rev.
 thin_lab_netem() {
 	local dev=e1
+	if [ "$1" = both ]; then
+		shift
+		thin_lab_netem fwd "$@"
+		thin_lab_netem rev "$@"
+		return
+	fi
 	[ "$1" = rev ] && dev=e0
 	shift
 	ip netns exec $E tc qdisc replace dev $dev root netem "$@" \

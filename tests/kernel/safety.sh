@@ -63,30 +63,6 @@ FLOWS="stock"
 # The bulk lab's namespaces (lib.sh's S E R are the outage lab's).
 BS=${LAB}bs BE=${LAB}be BR=${LAB}br
 
-# lib.sh's lab (in $S $E $R) minus the NFQUEUE rule; offloads untouched.
-# $1: one-way delay (ms).
-safety_lab_up() {
-	local d=$1 ns l
-	for ns in $S $E $R; do ip netns add $ns; ip -n $ns link set lo up; done
-	ip link add s0 netns $S type veth peer name e0 netns $E
-	ip link add r0 netns $R type veth peer name e1 netns $E
-	ip -n $S addr add 10.0.1.1/24 dev s0
-	ip -n $E addr add 10.0.1.2/24 dev e0
-	ip -n $E addr add 10.0.2.2/24 dev e1
-	ip -n $R addr add 10.0.2.1/24 dev r0
-	for l in "$S s0" "$E e0" "$E e1" "$R r0"; do
-		set -- $l
-		ip -n "$1" link set "$2" up
-	done
-	ip -n $S route add default via 10.0.1.2
-	ip -n $R route add default via 10.0.2.2
-	ip netns exec $E sysctl -q -w net.ipv4.ip_forward=1
-	thin_lab_netem fwd delay "${d}ms" limit 10000
-	thin_lab_netem rev delay "${d}ms" limit 10000
-}
-# Both directions: $@ netem options.
-netem_both() { thin_lab_netem fwd "$@"; thin_lab_netem rev "$@"; }
-
 PIDS=""
 cleanup() {
 	local p
@@ -269,9 +245,9 @@ part_outage() {
 		len=$OUTAGE1
 		[ $k = 2 ] && len=$OUTAGE2
 		O[$k]=$(now_ms)
-		netem_both delay ${D}ms loss 100% limit 10000
+		thin_lab_netem both delay ${D}ms loss 100% limit 10000
 		sleep "$len"
-		netem_both delay ${D}ms limit 10000
+		thin_lab_netem both delay ${D}ms limit 10000
 		H[$k]=$(now_ms)
 		# Wait for both to deliver the backlog (stock: at its next
 		# T3-rtx after the heal, up to the backed-off RTO, 60 s).
@@ -377,7 +353,7 @@ telecom() {
 	touch "$OUT/go$run"
 	sleep 3
 	cut=$(now_ns)
-	netem_both delay ${D}ms loss 100% limit 10000
+	thin_lab_netem both delay ${D}ms loss 100% limit 10000
 	[ "$hb" = 1 ] && for fl in $FLOWS; do eval "kill -USR1 \$PID_$run$fl"; done
 	# Until every association has aborted (at most 30 s).
 	while :; do
@@ -388,7 +364,7 @@ telecom() {
 	done
 	sampler_stop
 	for fl in $FLOWS; do eval "kill \$PID_$run$fl \$SINK_$run$fl" 2>/dev/null; done
-	netem_both delay ${D}ms limit 10000
+	thin_lab_netem both delay ${D}ms limit 10000
 	for fl in $FLOWS; do
 		abort_times "$OUT/$run$fl.ev" "$cut" >"$OUT/$run$fl.aborts"
 		read -r n med min _ < <(thin_stats <"$OUT/$run$fl.aborts")
@@ -462,7 +438,7 @@ s0_tx() {
 bulk() {
 	local label=$1 loss=$2 gso=$3 port=$4 t0 t1 r rc b0 p0 b1 p1 s0 d0 s1 d1 wire avg si_max=0
 	shift 4
-	netem_both delay ${D}ms loss "$loss" limit 10000
+	thin_lab_netem both delay ${D}ms loss "$loss" limit 10000
 	[ "$gso" = off ] && ip netns exec $S ethtool -K s0 gso off tx-sctp-segmentation off >/dev/null 2>&1
 	read -r s0 d0 < <(fwd_pkts)
 	sampler_start "$OUT/$label.samples"
@@ -582,13 +558,13 @@ part_bulk() {
 ########################################################################
 # Bulk (lab 2) in the background while the outages (lab 1) run: neither
 # measures time.  Its lines are printed and counted when it is done.
-safety_lab_up $D
+thin_lab_up $D noqueue
 bulkpid=""
 if want bulk && [ $STOCK = 0 ]; then
 	(
 		S=$BS E=$BE R=$BR
 		THIN_PASS=0 THIN_FAIL=0
-		safety_lab_up $D
+		thin_lab_up $D noqueue
 		part_bulk
 		for p in $PIDS; do kill "$p" 2>/dev/null; done
 		thin_lab_down
