@@ -360,6 +360,53 @@ thin_verify() {
 		}' "$1" "$2"
 }
 
+# ---- The two-path lab (multihome.sh, mhfail.sh) --------------------------
+#
+#   [S] 10.0.1.1 s0 ---- path 1 (primary) ---- r0 10.0.1.2 [R]
+#       10.0.3.1 s1 ---- path 2            ---- r1 10.0.3.2
+#
+# Two namespaces, $S and $R (the caller names them), joined by two veth
+# pairs, one per path, no router between: a multi-homed association
+# between S and R has two paths.  netem delays every device's egress by
+# the same one-way delay; offloads stay at the devices' defaults.  The
+# caller sets its sysctls.  thin_mh_lab_down removes everything.
+
+# $1: one-way delay in ms, on each path, each way.
+thin_mh_lab_up() {
+	local p l ns
+	THIN_MH_DELAY=$1
+	for ns in $S $R; do ip netns add $ns; ip -n $ns link set lo up; done
+	for p in 0 1; do
+		ip link add s$p netns $S type veth peer name r$p netns $R
+		ip -n $S addr add 10.0.$((2 * p + 1)).1/24 dev s$p
+		ip -n $R addr add 10.0.$((2 * p + 1)).2/24 dev r$p
+		for l in "$S s$p" "$R r$p"; do
+			set -- $l
+			ip -n "$1" link set dev "$2" up
+			ip netns exec "$1" tc qdisc replace dev "$2" root netem delay "${THIN_MH_DELAY}ms" limit 10000
+		done
+	done
+}
+
+# $1: path (0 or 1), rest: netem options after the lab's delay, replacing
+# the path's current ones at both ends (none: the delay alone).
+thin_mh_netem() {
+	local p=$1
+	shift
+	ip netns exec $S tc qdisc replace dev s$p root netem delay "${THIN_MH_DELAY}ms" "$@" limit 10000
+	ip netns exec $R tc qdisc replace dev r$p root netem delay "${THIN_MH_DELAY}ms" "$@" limit 10000
+}
+
+# Ends every process in S and R (SIGTERM, then 0.3 s later SIGKILL) and
+# deletes the namespaces.
+thin_mh_lab_down() {
+	local ns
+	for ns in $S $R; do ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null; done
+	sleep 0.3
+	for ns in $S $R; do ip netns pids $ns 2>/dev/null | xargs -r kill -9 2>/dev/null; done
+	for ns in $S $R; do ip netns del $ns 2>/dev/null; done
+}
+
 # ---- The scripted-peer lab (hostile.sh, tsnjump.sh) ----------------------
 #
 #   [$THIN_PEER_S] 10.0.1.1 SDEV --veth-- PDEV 10.0.1.2 [$THIN_PEER_P]
