@@ -2,13 +2,18 @@
 #
 # thin-sctp: developer front end.  Kbuild objects live in net/sctp/Kbuild.thin.
 #
-#   make [KVER=...]        build sctp.ko and sctp_diag.ko for KVER (the hook
-#                          series patches/<line> follows from the release)
+#   make [KVER=...]        build sctp.ko and sctp_diag.ko for KVER (its kernel
+#                          line follows from the release; patches/series
+#                          serves every line)
 #   make kernels           the supported releases that can be built here
 #   make deps [KVER=...]   install what the build and tests (of KVER) need
 #   make install           install into /lib/modules/$KVER/updates + depmod
 #   make uninstall         remove them again
 #   make patches           export the change as an upstream patch series
+#   make upstream-fix      the duplicate COOKIE-ECHO fix (patches/7.3/0012) and
+#                          its selftest as [PATCH net] patches against
+#                          pristine 7.3, in out/upstream-fix (docs/upstream.md;
+#                          UPSTREAM_MODULE=1: and sctp.ko of pristine + the fix)
 #   make style             checkpatch --strict on our C files and patches
 #   make check             every test layer, ends with "N passed, M failed"
 #                          (the other kernel lines installed here: build,
@@ -38,7 +43,7 @@ BUILD := $(TOP)/build/$(KVER)
 TREE := $(BUILD)/tree
 # The line's build root: "host", or a Debian chroot (7.x: trixie, made by
 # make deps) that kbuild runs in (scripts/buildroot.sh).
-ROOT := $(word 3,$(shell scripts/kernel-line.sh --known $(KVER) 2>/dev/null))
+ROOT := $(word 3,$(shell scripts/kernel-line.sh $(KVER) 2>/dev/null))
 ifeq ($(filter-out host,$(ROOT)),)
 KDIR := /lib/modules/$(KVER)/build
 KMAKE := $(MAKE)
@@ -56,7 +61,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(TREE)/net/sctp \
 	THIN_VERSION="$(THIN_VERSION)"
 
 .PHONY: tests all modules prepare install uninstall dkms-install patches style \
-	sparse w1 check check-kernel print-kver unit vm-check regress demo clean deps kernels install-sysctl \
+	upstream-fix sparse w1 check check-kernel print-kver unit vm-check regress demo clean deps kernels install-sysctl \
 	experiment bench-overhead bench-fairness bench-scale bench-rdb soak mutants
 
 all: modules
@@ -98,6 +103,15 @@ install-sysctl:
 
 patches: prepare
 	@scripts/export-patches.sh $(KVER) $(BUILD) $(TOP)/out/patches/$(KVER)
+
+# The fix is made against the newest 7.3 release installed here
+# (UPSTREAM_KVER=... to choose another).
+UPSTREAM_KVER ?= $(lastword $(shell scripts/kernel-line.sh --list 2>/dev/null | grep '^7\.3\.' | sort -V))
+
+upstream-fix:
+	@[ -n "$(UPSTREAM_KVER)" ] || { echo "upstream-fix: no 7.3 release installed here; run: make deps KVER=<a 7.3 release>"; exit 1; }
+	@$(MAKE) -s --no-print-directory prepare KVER=$(UPSTREAM_KVER)
+	@scripts/upstream-fix.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER) $(TOP)/out/upstream-fix $(if $(UPSTREAM_MODULE),--module)
 
 style: prepare
 	@scripts/style.sh $(TREE)

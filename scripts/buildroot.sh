@@ -83,7 +83,7 @@ in_root() {
 setup() {
 	local root=$1 kver=$2 r info line suite ver src img pkgs p kdir n
 	r=$(root_dir "$root")
-	info=$("$TOP/scripts/kernel-line.sh" --known "$kver") || exit 1
+	info=$("$TOP/scripts/kernel-line.sh" "$kver") || exit 1
 	read -r line suite _ <<<"$info"
 	[ "$(id -u)" = 0 ] || die "need root to make the build root in $r"
 	command -v debootstrap >/dev/null || {

@@ -20,6 +20,15 @@ step w1 make -s w1
 step sparse make -s sparse
 step style make -s style
 step patches make -s patches
+# The duplicate COOKIE-ECHO fix and its selftest for netdev (make
+# upstream-fix, docs/upstream.md): both apply to pristine 7.3 (git apply
+# --check) and pass checkpatch --strict.  Where no 7.3 source is
+# installed, skipped.
+if scripts/kernel-line.sh --list 2>/dev/null | grep -q '^7\.3\.'; then
+	step upstream-fix make -s upstream-fix
+else
+	skip upstream-fix "no 7.3 release installed (make deps KVER=<a 7.3 release>)"
+fi
 step unit make -s -C tests/unit check
 # Each mutant's edit still changes its file (no VM; make mutants kills them).
 step mut-apply tests/mutants/run --apply-only

@@ -26,7 +26,7 @@ MIRROR=${THIN_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
 die() { echo "deps-kernel: $*" >&2; exit 1; }
 
-info=$("$TOP/scripts/kernel-line.sh" --known "$KVER") || exit 1
+info=$("$TOP/scripts/kernel-line.sh" "$KVER") || exit 1
 read -r LINE SUITE ROOT <<<"$info"
 if [ "$ROOT" != host ]; then
 	# Everything of this line lives in its build root (headers, source)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Export the whole change as an upstream-style series against the pristine
-# tree: one patch adding our new files, then the hook patches, in order.
+# tree: one patch adding our new files, then the line's hook series
+# (scripts/hook-series.sh), in order, with this line's context.
 # The result applies with `git am` or `patch -p1` to a full tree of KVER's
 # kernel line.
 #   export-patches.sh KVER BUILD OUT
@@ -54,8 +55,10 @@ git -c user.name=thin-sctp -c user.email=thin-sctp@invalid commit -qm "sctp: add
 New files of thin-sctp (Petlund et al., 2009): the packet-in-flight
 core, its glue to lksctp, socket option and tracepoint headers.
 They are wired in by the patches that follow."
-grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/patches/$LINE/series" | while read -r p; do
-	git -c user.name=thin-sctp -c user.email=thin-sctp@invalid am -q "$TOP/patches/$LINE/$p"
+series=$("$TOP/scripts/hook-series.sh" "$LINE")
+for p in $series; do
+	"$TOP/scripts/hook-series.sh" "$LINE" "$p" |
+		git -c user.name=thin-sctp -c user.email=thin-sctp@invalid am -q
 done
 git format-patch -q --no-signature -o "$OUT" "$base..HEAD"
 (cd "$OUT" && ls ./*.patch | sed 's,^\./,,' >series)

@@ -5,15 +5,15 @@
 #
 #   kernel-line.sh RELEASE   print "LINE SUITE ROOT" for a supported release,
 #                            or explain in one line why not and exit 1
-#   kernel-line.sh --known RELEASE   the same for a line whose hook series
-#                            is still to be written (make deps for a port)
 #   kernel-line.sh --list    the supported releases that can be built on
 #                            this machine (headers and the linux-source of
 #                            the same Debian version installed, here or in
 #                            the line's build root), one a line
 #   kernel-line.sh --lines   the supported lines, one a line
 #
-# A line is the hook series patches/LINE/ plus Debian's linux-source-LINE.
+# A line is a row below plus Debian's linux-source-LINE; the hook series
+# (patches/series, and patches/LINE/series for a line's own additions,
+# scripts/hook-series.sh) serves every line.
 # SUITE is the apt suite of its packages, ROOT where modules for it build:
 # "host" (this Debian 12) or "trixie" (a Debian 13 chroot: 7.x headers
 # need gcc-14 and trixie's libc; see docs/kernels.md), which is "host" on
@@ -71,25 +71,15 @@ if [ "${1:-}" = --list ]; then
 		rel=${d##*/linux-headers-}
 		row=$(release_line "$rel") || continue
 		read -r line _ _ root <<<"$row"
-		[ -f "$TOP/patches/$line/series" ] || continue
 		buildable "$rel" "$line" "$root" && echo "$rel"
 	done | sort -V
 	exit 0
 fi
 
-known=0
-if [ "${1:-}" = --known ]; then
-	known=1
-	shift
-fi
-rel=${1:?usage: kernel-line.sh [--known] RELEASE | --list}
+rel=${1:?usage: kernel-line.sh RELEASE | --list | --lines}
 if ! row=$(release_line "$rel"); then
 	echo "thin-sctp: kernel $rel is not supported (supported: $(awk 'NF { printf "%s%s", sep, $2; sep = ", " }' <<<"$LINES"))" >&2
 	exit 1
 fi
 read -r line _ suite root <<<"$row"
-if [ "$known" = 0 ] && [ ! -f "$TOP/patches/$line/series" ]; then
-	echo "thin-sctp: kernel $rel is of the $line line, which has no hook series yet (patches/$line)" >&2
-	exit 1
-fi
 echo "$line $suite $root"

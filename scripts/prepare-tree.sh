@@ -7,8 +7,9 @@
 #      linux-headers-$KVER are installed and of the same Debian version,
 #      on this machine or in the line's build root (7.x: trixie);
 #   2. extract the pristine net/sctp and headers into $BUILD/pristine;
-#   3. copy them to $BUILD/tree, overlay our own files, apply
-#      patches/$LINE.
+#   3. copy them to $BUILD/tree, overlay our own files, apply the hook
+#      series (patches/series, then patches/$LINE/series if there is one;
+#      scripts/hook-series.sh).
 #
 # Usage: prepare-tree.sh KVER BUILD_DIR
 set -eu
@@ -26,7 +27,6 @@ R=""
 [ "$ROOT" = host ] || R=$("$TOP/scripts/buildroot.sh" dir "$ROOT")
 SRC=linux-source-$LINE
 TARBALL=$R/usr/src/$SRC.tar.xz
-PATCHES=$TOP/patches/$LINE
 if [ "$LINE" = 6.1 ]; then
 	fix="apt-get install -y $SRC linux-headers-$KVER"
 else
@@ -77,25 +77,26 @@ for d in net/sctp include/net/sctp include/uapi/linux; do
 		case "$f" in *.o|*.ko|*.cmd|*.mod|*.mod.c) continue ;; esac
 		base=$(basename "$f")
 		[ -e "$BUILD/pristine/$d/$base" ] &&
-			die "$d/$base is an upstream file: change it with a patch in patches/$LINE, not by overlay"
+			die "$d/$base is an upstream file: change it with a hook patch in patches/, not by overlay"
 		cp "$f" "$STAGE/$d/$base"
 	done
 done
 
-series=$PATCHES/series
-if [ -f "$series" ]; then
-	grep -v -e '^#' -e '^[[:space:]]*$' "$series" | while read -r p; do
-		if ! out=$(patch -d "$STAGE" -p1 --forward --no-backup-if-mismatch -r - -s <"$PATCHES/$p" 2>&1); then
-			echo "prepare-tree: patch $p does not apply:" >&2
-			echo "$out" | grep -i -e hunk -e 'can.t find' -e failed >&2 || echo "$out" >&2
-			exit 1
-		fi
-	done
-fi
+# The line's hook series (scripts/hook-series.sh): with offsets, no fuzz,
+# so a context that moved shows here instead of a hunk in the wrong place.
+series=$("$TOP/scripts/hook-series.sh" "$LINE")
+for p in $series; do
+	if ! out=$("$TOP/scripts/hook-series.sh" "$LINE" "$p" |
+		patch -d "$STAGE" -p1 --forward --no-backup-if-mismatch -F0 -r - -s 2>&1); then
+		echo "prepare-tree: patch ${p#"$TOP"/} does not apply to the $LINE tree:" >&2
+		echo "$out" | grep -i -e hunk -e 'can.t find' -e failed >&2 || echo "$out" >&2
+		exit 1
+	fi
+done
 mkdir -p "$TREE"
 rsync -rlc --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 	--exclude='*.mod' --exclude='*.mod.c' --exclude='Module.symvers' \
 	--exclude='modules.order' --exclude='.*.d' --exclude='*.a' \
 	"$STAGE/" "$TREE/"
 rm -rf "$STAGE"
-echo "prepare-tree: $TREE ready (Debian $SRC $sv, patches/$LINE)"
+echo "prepare-tree: $TREE ready (Debian $SRC $sv, hook series of $LINE)"

@@ -26,7 +26,7 @@ for f in net/sctp/*.c net/sctp/*.h include/net/sctp/*.h include/uapi/linux/*.h t
 	# the handler's is const through SCTP_THIN_CTL_CONST, which checkpatch
 	# does not expand.  Upstream's net/sctp/sysctl.c draws the same
 	# warnings there.
-	case "$f" in */thin.c) extra="--ignore CONST_STRUCT" ;; esac
+	case "$f" in */thin_ctl.c) extra="--ignore CONST_STRUCT" ;; esac
 	case "$f" in */thin_compat.h) extra="$extra,CONST_STRUCT" ;; esac
 	# libFuzzer fixes the name and prototype of its entry point.
 	case "$f" in tests/unit/fuzz.c) extra="--ignore CAMELCASE,AVOID_EXTERNS" ;; esac
@@ -39,7 +39,7 @@ for f in net/sctp/*.c net/sctp/*.h include/net/sctp/*.h include/uapi/linux/*.h t
 		echo "style: FAIL $f"; echo "$out" | head -n 30; fail=$((fail + 1))
 	fi
 done
-for p in patches/*/*.patch; do
+for p in patches/*.patch patches/*/*.patch; do
 	n=$((n + 1))
 	# On stdin: given a *.patch file name, checkpatch checks it as a file.
 	if out=$($CP - <"$p" 2>&1) && [ -z "$out" ]; then

@@ -33,15 +33,17 @@ static struct sctp_thin_pkt *sctp_thin_slot(const struct sctp_thin_core *c,
 	return &c->ring[(c->head + i) & (c->size - 1)];
 }
 
-void sctp_thin_core_init(struct sctp_thin_core *c)
+void sctp_thin_core_init(struct sctp_thin_core *c,
+			 const struct sctp_thin_mem *mem)
 {
 	memset(c, 0, sizeof(*c));
+	c->mem = mem;
 	c->thin = true;		/* nothing in flight */
 }
 
 void sctp_thin_core_destroy(struct sctp_thin_core *c)
 {
-	sctp_thin_free(c->ring);
+	c->mem->free(c->ring);
 	c->ring = NULL;
 	c->head = 0;
 	c->used = 0;
@@ -167,7 +169,7 @@ static bool sctp_thin_room(struct sctp_thin_core *c, gfp_t gfp)
 		size = c->size ? c->size * 2 : SCTP_THIN_MIN_SLOTS;
 		if (size > SCTP_THIN_MAX_SLOTS)
 			return false;
-		ring = sctp_thin_alloc(size * sizeof(*ring), gfp);
+		ring = c->mem->alloc(size * sizeof(*ring), gfp);
 		if (!ring)
 			return false;
 	}
@@ -187,7 +189,7 @@ static bool sctp_thin_room(struct sctp_thin_core *c, gfp_t gfp)
 		n++;
 	}
 	if (ring != c->ring) {
-		sctp_thin_free(c->ring);
+		c->mem->free(c->ring);
 		c->ring = ring;
 		c->head = 0;
 	}
@@ -273,7 +275,7 @@ static void sctp_thin_note_acked(struct sctp_thin_core *c,
 /* Did the last SACK ack a packet sent on @transport?  True for every path
  * when the list could not tell: more paths than it tracks, or a saturated
  * list that drained.  A saturated list that has not drained answers only
- * for recorded packets; thin.c treats that case itself.
+ * for recorded packets; sctp_thin_runs_end() treats that case itself.
  */
 bool sctp_thin_core_acked_path(const struct sctp_thin_core *c,
 			       const void *transport)
@@ -575,10 +577,13 @@ void sctp_thin_rdb_forget(struct sctp_thin_rdb *r, const void *transport)
 }
 
 /* Which of the @n candidates go in front of a packet on @transport whose
- * lowest new TSN is @first_new.  The caller passes the DATA chunks
- * outstanding on that path, in any order, with those the peer gap-acked
- * (acked) and those abandoned (gone, PR-SCTP) marked: never bundled.
- * Bundled: of the others, those below
+ * lowest new TSN is @first_new and whose AUTH key is @key (NULL: none).
+ * The caller passes the DATA chunks outstanding on that path, in any
+ * order, with those the peer gap-acked (acked) and those abandoned (gone,
+ * PR-SCTP) marked: never bundled; nor is a chunk queued under another key
+ * than the packet's (RFC 4895 6.2: one key authenticates the packet, and
+ * the active key may have changed since the chunk was queued; the test of
+ * sctp_packet_will_fit()).  Bundled: of the others, those below
  * @first_new sent in the last @max_packets packets on the path (above the
  * highest TSN of the packet before them; with a shorter history, all),
  * oldest first (they waited longest), while their total fits in @room
@@ -590,8 +595,8 @@ void sctp_thin_rdb_forget(struct sctp_thin_rdb *r, const void *transport)
 unsigned int sctp_thin_rdb_choose(const struct sctp_thin_rdb *r,
 				  struct sctp_thin_rdb_cand *cand,
 				  unsigned int n, const void *transport,
-				  u32 first_new, u32 max_packets, u32 room,
-				  u32 *bytes)
+				  const void *key, u32 first_new,
+				  u32 max_packets, u32 room, u32 *bytes)
 {
 	u32 floor = 0, seen = 0, total = 0;
 	bool has_floor = false;
@@ -618,7 +623,7 @@ unsigned int sctp_thin_rdb_choose(const struct sctp_thin_rdb *r,
 	for (i = 0; i < n; i++)
 		cand[i].pick = false;
 	for (i = 0; i < n; i++) {
-		if (cand[i].acked || cand[i].gone ||
+		if (cand[i].key != key || cand[i].acked || cand[i].gone ||
 		    !sctp_thin_before(cand[i].tsn, first_new) ||
 		    (has_floor && !sctp_thin_before(floor, cand[i].tsn)))
 			continue;

@@ -39,7 +39,7 @@ int main(int argc, char **argv)
 	long n = argc > 2 ? atol(argv[2]) : 100000, i;
 	u32 t = 1000, k;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	for (i = 0; i < n; i++) {
 		if (!strcmp(mode, "send")) {
 			measured_sent(t++, i);

@@ -22,7 +22,7 @@ static void t_basic(void)
 	struct sctp_thin_core c;
 	struct sctp_thin_gap g = { 2, 2 };
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	CHECK(sctp_thin_core_update(&c, true, true), "empty core is thin");
 	CHECK(c.transitions == 0, "no transition at start");
 	sctp_thin_core_sent(&c, 100, 10, &A, 0);
@@ -63,7 +63,7 @@ static void t_detection(void)
 	struct sctp_thin_core c;
 	u32 i;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	for (i = 0; i < 3; i++)
 		sctp_thin_core_sent(&c, i + 1, i, &A, 0);
 	CHECK(sctp_thin_core_update(&c, false, true), "3 in flight: thin");
@@ -95,7 +95,7 @@ static void t_cap_and_failure(void)
 	struct sctp_thin_core c;
 	u32 i;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	for (i = 0; i < SCTP_THIN_MAX_SLOTS; i++)
 		sctp_thin_core_sent(&c, i + 1, i, &A, 0);
 	CHECK(!c.saturated && c.size == SCTP_THIN_MAX_SLOTS, "at the cap");
@@ -108,7 +108,7 @@ static void t_cap_and_failure(void)
 	CHECK(!c.saturated && c.in_flight == 0, "drained: exact again");
 	sctp_thin_core_destroy(&c);
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	shim_fail_next = true;
 	sctp_thin_core_sent(&c, 1, 1, &A, 0);
 	CHECK(c.saturated && !c.ring && c.pkts_sent == 1,
@@ -125,7 +125,7 @@ static void t_hostile(void)
 	struct sctp_thin_gap g[3] = { { 0, 5 }, { 9, 3 }, { 1, 65535 } };
 	struct sctp_thin_core c;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	sctp_thin_core_sent(&c, 0xfffffffe, 1, &A, 0);
 	sctp_thin_core_sent(&c, 0xffffffff, 2, &A, 0);
 	sctp_thin_core_sent(&c, 0, 3, &A, 0);
@@ -156,7 +156,7 @@ static void t_guard(void)
 	struct sctp_thin_core c;
 	u32 tsn, i;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	c.guard = SCTP_THIN_ONE / 5;			/* 20 % */
 	for (tsn = 1; tsn <= 10; tsn++) {		/* half time out */
 		sctp_thin_core_sent(&c, tsn, tsn, &A, 0);
@@ -200,7 +200,7 @@ static void t_guard(void)
 	sctp_thin_core_destroy(&c);
 
 	/* What counts as given up, each TSN once. */
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	sctp_thin_core_sent(&c, 1, 0, &A, 0);
 	for (i = 0; i < 6; i++) {
 		sctp_thin_core_timeout(&c, &A);
@@ -248,7 +248,7 @@ static void t_guard(void)
 	      "lost, then fast-retransmitted and timed out: dup takes nothing");
 	sctp_thin_core_destroy(&c);
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	for (i = 1; i <= 20; i++)
 		sctp_thin_core_sent(&c, i, 0, &A, 0);
 	sctp_thin_core_timeout(&c, &A);
@@ -266,7 +266,7 @@ static void t_app_limited(void)
 {
 	struct sctp_thin_core c;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	CHECK(!sctp_thin_core_update(&c, true, false) && !c.thin &&
 	      c.transitions == 1, "empty core, not app-limited: thick");
 	CHECK(sctp_thin_core_update(&c, true, true) && c.thin &&
@@ -289,7 +289,7 @@ static void t_oldest_count(void)
 	struct sctp_thin_core c;
 	u32 n;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	n = 99;
 	CHECK(!sctp_thin_core_oldest(&c, &A, &n) && n == 0,
 	      "oldest(): empty core, count 0");
@@ -324,7 +324,7 @@ static void t_purge(void)
 	struct sctp_thin_core c;
 	u32 i, n, win;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	for (i = 0xfffffff0; i != 0xfffffff8; i++)
 		sctp_thin_core_sent(&c, i, i & 0xff, i & 1 ? &A : &B, 0);
 	sctp_thin_core_sack(&c, 0xfffffff0, &g, 1);	/* 0xfffffff1 missed */
@@ -359,7 +359,7 @@ static void t_purge(void)
 	sctp_thin_core_destroy(&c);
 
 	/* A jump far below the old TSNs, on a saturated core. */
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	shim_fail_next = true;
 	for (i = 1000; i < 1010; i++)
 		sctp_thin_core_sent(&c, i, i, &A, 0);
@@ -393,7 +393,7 @@ static void t_resync(void)
 	struct sctp_thin_core c;
 	u32 lost, sent;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	sctp_thin_core_sent(&c, 10, 1, &A, 0);
 	sctp_thin_core_sent(&c, 11, 2, &A, 0);
 	lost = c.pkts_lost;
@@ -422,7 +422,7 @@ static void t_resync(void)
 	CHECK(c.in_flight == 1, "recording again after the drain");
 	sctp_thin_core_destroy(&c);
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	sctp_thin_core_resync(&c, 500, false);
 	CHECK(!c.saturated && c.highest_valid && c.highest_sent == 500 &&
 	      sctp_thin_core_update(&c, true, true),
@@ -443,7 +443,7 @@ static void t_acked_path(void)
 	struct sctp_thin_core c;
 	u32 i;
 
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	CHECK(!sctp_thin_core_acked_path(&c, &A), "no SACK yet: no path");
 	sctp_thin_core_sent(&c, 1, 1, &A, 0);
 	sctp_thin_core_sent(&c, 2, 2, &B, 0);
@@ -512,6 +512,7 @@ static void cand_set(struct sctp_thin_rdb_cand *c, u32 tsn, u32 len)
 	c->tsn = tsn;
 	c->len = len;
 	c->chunk = NULL;
+	c->key = NULL;
 	c->acked = false;
 	c->gone = false;
 	c->pick = true;		/* must be cleared */
@@ -542,7 +543,7 @@ static void t_rdb_choose(void)
 	cand_set(&c[1], 5, 100);
 	cand_set(&c[2], 6, 100);
 	cand_set(&c[3], 9, 100);	/* not below first_new 8 */
-	CHECK(sctp_thin_rdb_choose(&r, c, 4, &A, 8, 1, 1000, &bytes) == 3 &&
+	CHECK(sctp_thin_rdb_choose(&r, c, 4, &A, NULL, 8, 1, 1000, &bytes) == 3 &&
 	      bytes == 300, "no history: all three below the new TSN");
 	CHECK(c[0].tsn == 5 && c[1].tsn == 6 && c[2].tsn == 7 && c[3].tsn == 9,
 	      "sorted by TSN");
@@ -551,13 +552,13 @@ static void t_rdb_choose(void)
 	cand_set(&c[0], 5, 100);
 	cand_set(&c[1], 6, 300);
 	cand_set(&c[2], 7, 100);
-	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, 8, 1, 250, &bytes) == 1 &&
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, NULL, 8, 1, 250, &bytes) == 1 &&
 	      bytes == 100 && picked(c, 3) == 1u << 5,
 	      "6 does not fit: 7 is not taken past it");
 	cand_set(&c[0], 5, 300);
-	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, 8, 1, 299, &bytes) == 0 &&
+	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, NULL, 8, 1, 299, &bytes) == 0 &&
 	      bytes == 0 && !c[0].pick, "nothing fits: nothing bundled");
-	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, 8, 1, 300, &bytes) == 1,
+	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, NULL, 8, 1, 300, &bytes) == 1,
 	      "exactly the room fits");
 	/* gap-acked and abandoned chunks are never bundled, and they do not
 	 * end the bundle
@@ -567,7 +568,7 @@ static void t_rdb_choose(void)
 	cand_set(&c[2], 7, 100);
 	c[0].acked = true;
 	c[2].gone = true;
-	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, 8, 1, 1000, &bytes) == 1 &&
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, NULL, 8, 1, 1000, &bytes) == 1 &&
 	      picked(c, 3) == 1u << 6, "gap-acked 5 and abandoned 7 not bundled");
 	/* history: the last max_packets packets on this path */
 	sctp_thin_rdb_note(&r, 3, &A);
@@ -578,24 +579,24 @@ static void t_rdb_choose(void)
 	cand_set(&c[0], 3, 100);
 	cand_set(&c[1], 5, 100);
 	cand_set(&c[2], 7, 100);
-	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, 8, 1, 1000, &bytes) == 1 &&
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, NULL, 8, 1, 1000, &bytes) == 1 &&
 	      picked(c, 3) == 1u << 7, "max_packets 1: the last packet on A");
 	cand_set(&c[0], 3, 100);
 	cand_set(&c[1], 5, 100);
 	cand_set(&c[2], 7, 100);
-	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, 8, 2, 1000, &bytes) == 2 &&
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, NULL, 8, 2, 1000, &bytes) == 2 &&
 	      picked(c, 3) == (1u << 5 | 1u << 7), "max_packets 2: 5 and 7");
 	cand_set(&c[0], 3, 100);
 	cand_set(&c[1], 5, 100);
 	cand_set(&c[2], 7, 100);
-	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, 8, 3, 1000, &bytes) == 3,
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, NULL, 8, 3, 1000, &bytes) == 3,
 	      "max_packets 3: fewer packets remembered, all");
 	cand_set(&c[0], 6, 100);
-	CHECK(sctp_thin_rdb_choose(&r, c, 1, &B, 8, 1, 1000, &bytes) == 1,
+	CHECK(sctp_thin_rdb_choose(&r, c, 1, &B, NULL, 8, 1, 1000, &bytes) == 1,
 	      "path B: its own history");
 	sctp_thin_rdb_forget(&r, &A);
 	cand_set(&c[0], 3, 100);
-	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, 8, 1, 1000, &bytes) == 1,
+	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, NULL, 8, 1, 1000, &bytes) == 1,
 	      "path A forgotten: no floor");
 	/* serial arithmetic across the wrap */
 	sctp_thin_rdb_reset(&r);
@@ -603,12 +604,25 @@ static void t_rdb_choose(void)
 	sctp_thin_rdb_note(&r, 0xffffffff, &A);
 	cand_set(&c[0], 0xffffffff, 100);
 	cand_set(&c[1], 0, 100);
-	CHECK(sctp_thin_rdb_choose(&r, c, 2, &A, 1, 1, 1000, &bytes) == 2 &&
+	CHECK(sctp_thin_rdb_choose(&r, c, 2, &A, NULL, 1, 1, 1000, &bytes) == 2 &&
 	      c[0].tsn == 0xffffffff && c[1].tsn == 0 && c[0].pick && c[1].pick,
 	      "wrap: 0xffffffff sorts before 0, both above the floor");
 	cand_set(&c[0], 0xfffffffe, 100);
-	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, 1, 1, 1000, &bytes) == 0,
+	CHECK(sctp_thin_rdb_choose(&r, c, 1, &A, NULL, 1, 1, 1000, &bytes) == 0,
 	      "wrap: the floor itself is not bundled");
+	/* AUTH (RFC 4895 6.2): only chunks queued under the packet's key */
+	memset(&r, 0, sizeof(r));
+	cand_set(&c[0], 5, 100);
+	cand_set(&c[1], 6, 100);
+	c[1].key = &B;
+	cand_set(&c[2], 7, 100);
+	c[2].key = &A;
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, &A, 8, 1, 1000, &bytes) == 1 &&
+	      picked(c, 3) == 1u << 7,
+	      "auth: a packet under key A bundles only key A's chunks");
+	CHECK(sctp_thin_rdb_choose(&r, c, 3, &A, NULL, 8, 1, 1000, &bytes) == 1 &&
+	      picked(c, 3) == 1u << 5,
+	      "auth: a packet without AUTH bundles no chunk queued under a key");
 }
 
 /* RDB: the verdict on copies (sctp_thin_rdb_sack()). */
@@ -720,7 +734,7 @@ static void t_rdb_verdict(void)
 	/* a repaired loss counts for the estimate and the guard, and a dup
 	 * report of that TSN does not take it back
 	 */
-	sctp_thin_core_init(&c);
+	sctp_thin_core_init(&c, &shim_mem);
 	for (i = 0; i < 40; i++) {
 		sctp_thin_core_sent(&c, 1000 + i, i, &A, 0);
 		sctp_thin_core_sack(&c, 1000 + i, NULL, 0);

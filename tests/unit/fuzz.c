@@ -49,7 +49,7 @@ static void fuzz_rdb(const u8 *data, size_t size, u32 base)
 	unsigned int n = 0, i, j;
 	const char *why;
 	u32 tsn = base, first = base, maxp = 1, room = 1500;
-	const void *tp = &tps[0];
+	const void *tp = &tps[0], *key = NULL;
 
 	for (i = 4; i + 1 < size; i += 2) {
 		u8 a = data[i], b = data[i + 1];
@@ -65,6 +65,7 @@ static void fuzz_rdb(const u8 *data, size_t size, u32 base)
 			c[n].tsn = base + (a >> 2) + b % 64;
 			c[n].len = 4 * (1 + b / 2);
 			c[n].chunk = NULL;
+			c[n].key = (a & 0x20) ? &tps[1 + (b & 2) / 2] : NULL;
 			c[n].acked = b & 0x80;
 			c[n].gone = (a & 0x40) && (b & 1);
 			c[n].pick = a & 0x80;
@@ -77,10 +78,11 @@ static void fuzz_rdb(const u8 *data, size_t size, u32 base)
 			maxp = 1 + (a >> 2) % SCTP_THIN_RDB_MAX_PACKETS;
 			room = (a & 0x80) ? 0xffffffffu : 8u * b;
 			tp = &tps[(a >> 5) % 3];
+			key = (b & 1) ? &tps[1 + (a & 2) / 2] : NULL;
 			break;
 		}
 	}
-	why = model_rdb_choose(&r, c, n, tp, first, maxp, room);
+	why = model_rdb_choose(&r, c, n, tp, key, first, maxp, room);
 	if (why) {
 		fprintf(stderr, "invariant: %s\n", why);
 		abort();

@@ -88,7 +88,7 @@ void pair_guard(struct pair *t, u32 guard)
 void pair_init(struct pair *t)
 {
 	memset(t, 0, sizeof(*t));
-	sctp_thin_core_init(&t->core);
+	sctp_thin_core_init(&t->core, &shim_mem);
 	t->app_limited = true;
 	t->m.thin = true;	/* nothing in flight */
 }
@@ -434,7 +434,8 @@ bool pair_check(struct pair *t)
 
 /* RDB: sctp_thin_rdb_choose() against a brute-force reference.  The
  * reference walks the history newest first for the (maxp + 1)-th packet
- * on @tp (the floor), takes the candidates neither acked nor gone, below
+ * on @tp (the floor), takes the candidates under the packet's AUTH key
+ * @key, neither acked nor gone, below
  * @first_new and above the floor, in TSN order, and keeps the longest run from the oldest that fits
  * in @room.  Returns NULL or what differs.
  */
@@ -447,8 +448,8 @@ static int tsn_cmp(const void *a, const void *b)
 
 const char *model_rdb_choose(const struct sctp_thin_rdb *r,
 			     const struct sctp_thin_rdb_cand *in,
-			     unsigned int n, const void *tp, u32 first_new,
-			     u32 maxp, u32 room)
+			     unsigned int n, const void *tp, const void *key,
+			     u32 first_new, u32 maxp, u32 room)
 {
 	struct sctp_thin_rdb_cand got[SCTP_THIN_RDB_SCAN];
 	struct sctp_thin_rdb_cand want[SCTP_THIN_RDB_SCAN];
@@ -461,7 +462,8 @@ const char *model_rdb_choose(const struct sctp_thin_rdb *r,
 		n = SCTP_THIN_RDB_SCAN;
 	memcpy(got, in, n * sizeof(*in));
 	memcpy(want, in, n * sizeof(*in));
-	k = sctp_thin_rdb_choose(r, got, n, tp, first_new, maxp, room, &bytes);
+	k = sctp_thin_rdb_choose(r, got, n, tp, key, first_new, maxp, room,
+				 &bytes);
 	for (j = 0; j < r->hist_used && !has_floor; j++) {
 		int s = ((int)r->hist_next - 1 - j + 2 * SCTP_THIN_RDB_HISTORY) %
 			SCTP_THIN_RDB_HISTORY;
@@ -476,7 +478,7 @@ const char *model_rdb_choose(const struct sctp_thin_rdb *r,
 	 */
 	qsort(want, n, sizeof(*want), tsn_cmp);
 	for (i = 0; i < n; i++) {
-		bool ok = !want[i].acked && !want[i].gone &&
+		bool ok = want[i].key == key && !want[i].acked && !want[i].gone &&
 			  (s32)(want[i].tsn - first_new) < 0 &&
 			  (!has_floor || (s32)(floor - want[i].tsn) < 0);
 

@@ -80,6 +80,6 @@ bool pair_check(struct pair *t);
 /* RDB's choice of chunks against a reference: NULL or what differs. */
 const char *model_rdb_choose(const struct sctp_thin_rdb *r,
 			     const struct sctp_thin_rdb_cand *in,
-			     unsigned int n, const void *tp, u32 first_new,
-			     u32 maxp, u32 room);
+			     unsigned int n, const void *tp, const void *key,
+			     u32 first_new, u32 maxp, u32 room);
 #endif

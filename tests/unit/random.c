@@ -195,7 +195,7 @@ static long rdb_checks, rdb_repaired, rdb_truth, rdb_exact;
 
 static bool rdb_choose_seed(u64 seed)
 {
-	static const int paths[3];
+	static const int paths[3], keys[2];
 	struct sctp_thin_rdb_cand c[SCTP_THIN_RDB_SCAN];
 	struct sctp_thin_rdb r;
 	const char *why;
@@ -223,11 +223,13 @@ static bool rdb_choose_seed(u64 seed)
 			c[i].tsn = tsn;
 			c[i].len = 4 * (4 + below(150));
 			c[i].chunk = NULL;
+			c[i].key = below(4) ? NULL : &keys[below(2)];
 			c[i].acked = below(6) == 0;
 			c[i].gone = below(8) == 0;
 			c[i].pick = below(2);
 		}
 		why = model_rdb_choose(&r, c, n, &paths[below(3)],
+				       below(3) ? NULL : &keys[below(2)],
 				       base + below(110), 1 + below(8),
 				       below(4) ? below(1500) : 0xffffffffu);
 		rdb_checks++;
@@ -279,12 +281,13 @@ static bool rdb_verdict_seed(u64 seed)
 				c[n].tsn = base + i;
 				c[n].len = 100;
 				c[n].chunk = NULL;
+				c[n].key = NULL;
 				c[n].acked = false;
 				c[n].gone = false;
 				n++;
 			}
-			sctp_thin_rdb_choose(&r, c, n, &A, base + t, maxp, 1200,
-					     &bytes);
+			sctp_thin_rdb_choose(&r, c, n, &A, NULL, base + t, maxp,
+					     1200, &bytes);
 			for (i = 0; i < n; i++) {
 				u32 m = c[i].tsn - base;
 

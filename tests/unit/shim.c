@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Allocation for the user-space core: counts live objects and can fail
- * on purpose (shim_fail_next fails the next allocation).
+/* Allocation for the user-space core (shim_mem, passed to
+ * sctp_thin_core_init()): counts live objects and can fail on purpose
+ * (shim_fail_next fails the next allocation).
  */
 #include <stdlib.h>
 #include "shim.h"
@@ -8,7 +9,7 @@
 long shim_live;
 bool shim_fail_next;
 
-void *sctp_thin_alloc(size_t size, gfp_t gfp)
+static void *shim_alloc(size_t size, gfp_t gfp)
 {
 	void *p;
 
@@ -23,10 +24,15 @@ void *sctp_thin_alloc(size_t size, gfp_t gfp)
 	return p;
 }
 
-void sctp_thin_free(void *p)
+static void shim_free(void *p)
 {
 	if (!p)
 		return;
 	shim_live--;
 	free(p);
 }
+
+const struct sctp_thin_mem shim_mem = {
+	.alloc = shim_alloc,
+	.free = shim_free,
+};

@@ -5,4 +5,5 @@
 
 extern long shim_live;		/* live allocations */
 extern bool shim_fail_next;	/* fail the next allocation */
+extern const struct sctp_thin_mem shim_mem;	/* for sctp_thin_core_init() */
 #endif

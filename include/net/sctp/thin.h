@@ -63,7 +63,7 @@ struct sctp_thin_conf {
 
 /* Per-path state, in struct sctp_transport: stock lksctp's clock for the
  * path, so that failure detection is never earlier in time than stock's
- * (thin.c, "Failure detection").  Zeroed with the transport (kzalloc).
+ * (thin_timer.c, "Failure detection").  Zeroed with the transport (kzalloc).
  */
 struct sctp_thin_path {
 	unsigned long stock_rto;	/* stock's RTO while tp->rto == rto */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* thin-sctp: kernel API differences between the lines we build for
- * (patches/<line>), in one place, as WireGuard's compat/ does.  thin.c
- * uses the names below and has no version checks of its own.  Only
- * thin.c includes this header.
+ * (scripts/kernel-line.sh), in one place, as WireGuard's compat/ does.
+ * thin_ctl.c uses the names below and has no version checks of its own.
+ * Only thin_ctl.c includes this header.
  *
  * 6.6  register_net_sysctl() became a macro that takes ARRAY_SIZE() of
  *      its table, so a table made at run time (kmemdup()) is registered

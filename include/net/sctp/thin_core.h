@@ -38,7 +38,16 @@ struct sctp_thin_pkt {
 	const void *transport;	/* path: compared, never dereferenced */
 };
 
+/* Memory for the packet ring, from the caller (thin.c in the kernel, a
+ * shim in tests/unit): the core has no allocator of its own.
+ */
+struct sctp_thin_mem {
+	void *(*alloc)(size_t size, gfp_t gfp);
+	void (*free)(void *p);
+};
+
 struct sctp_thin_core {
+	const struct sctp_thin_mem *mem;	/* the caller's, at init */
 	struct sctp_thin_pkt *ring;	/* send order, NULL until first send */
 	u32 head;		/* index of the oldest slot */
 	u32 used;		/* slots in use, live and dead */
@@ -74,7 +83,7 @@ struct sctp_thin_core {
 /* Redundant data bundling (RDB, our addition after the paper's section 7
  * and Opstad et al.'s TCP RDB): copies of outstanding DATA chunks ride in
  * front of new DATA.  The choice of chunks and the verdict on each copy
- * are here; thin.c finds the chunks and builds the packet.
+ * are here; thin_rdb.c finds the chunks and builds the packet.
  */
 #define SCTP_THIN_RDB_HISTORY	16	/* packets remembered, all paths */
 #define SCTP_THIN_RDB_MAX_PACKETS 8	/* limit of thin_rdb_max_packets */
@@ -86,6 +95,7 @@ struct sctp_thin_rdb_cand {
 	u32 tsn;
 	u32 len;		/* bytes on the wire, padded */
 	void *chunk;		/* the caller's, never dereferenced */
+	const void *key;	/* AUTH key it was queued under, or NULL */
 	bool acked;		/* gap-acked: the peer has it */
 	bool gone;		/* abandoned (PR-SCTP) */
 	bool pick;		/* out: bundled */
@@ -127,11 +137,8 @@ struct sctp_thin_gap {
 	u16 end;		/* RFC 9260 3.3.4, host order */
 };
 
-/* Memory, provided by the caller (thin.c in the kernel, a shim in tests). */
-void *sctp_thin_alloc(size_t size, gfp_t gfp);
-void sctp_thin_free(void *p);
-
-void sctp_thin_core_init(struct sctp_thin_core *c);
+void sctp_thin_core_init(struct sctp_thin_core *c,
+			 const struct sctp_thin_mem *mem);
 void sctp_thin_core_destroy(struct sctp_thin_core *c);
 void sctp_thin_core_sent(struct sctp_thin_core *c, u32 highest_tsn,
 			 unsigned long now, const void *transport, gfp_t gfp);
@@ -163,8 +170,8 @@ void sctp_thin_rdb_forget(struct sctp_thin_rdb *r, const void *transport);
 unsigned int sctp_thin_rdb_choose(const struct sctp_thin_rdb *r,
 				  struct sctp_thin_rdb_cand *cand,
 				  unsigned int n, const void *transport,
-				  u32 first_new, u32 max_packets, u32 room,
-				  u32 *bytes);
+				  const void *key, u32 first_new,
+				  u32 max_packets, u32 room, u32 *bytes);
 void sctp_thin_rdb_bundled(struct sctp_thin_rdb *r, u32 tsn, u32 carrier,
 			   const void *transport);
 unsigned int sctp_thin_rdb_sack(struct sctp_thin_rdb *r, u32 cum_tsn,

@@ -1,0 +1,649 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* thin-sctp: the controls: per-netns sysctls (net.sctp.thin_*), the
+ * SCTP_THIN and SCTP_THIN_INFO socket options, /proc/net/sctp/thin.
+ *
+ * This file owns the per-netns settings and bounds (struct
+ * sctp_thin_net) and the defaults of a socket's settings.  Called from:
+ *
+ * - sctp_thin_init(), sctp_thin_exit() (thin.c): sctp_thin_net_register(),
+ *   sctp_thin_net_unregister(), the per-netns state and its sysctls.
+ * - sctp_init_sock(): sctp_thin_sock_init(), a socket's defaults.
+ * - sctp_setsockopt(), sctp_getsockopt(): sctp_thin_setsockopt(),
+ *   sctp_thin_getsockopt(); SCTP_THIN changes live associations through
+ *   sctp_thin_assoc_set() (thin.c).
+ * - sctp_proc_init(): sctp_thin_proc_init().
+ *
+ * The API differences between kernel lines that thin-sctp meets are all
+ * here (<net/sctp/thin_compat.h>).
+ */
+
+#include <linux/slab.h>
+#include <linux/sysctl.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <net/sctp/sctp.h>
+#include <net/sctp/thin.h>
+#include <net/sctp/thin_compat.h>
+#include "thin_glue.h"
+
+/* Per-netns settings: net.sctp.thin_*.  They are the defaults of new
+ * sockets; the SCTP_THIN socket option overrides them (7.3).
+ */
+struct sctp_thin_net {
+	struct net *net;
+	struct ctl_table_header *sysctl;
+	int rto_min;		/* ms, 0 = off */
+	int restart_timer;
+	int linear_timeouts;
+	int linear_timeouts_max;
+	int fast_retransmit;
+	int loss_estimation;
+	int congestion_guard;	/* percent, 0 = off */
+	int sack_immediately;
+	int rdb;
+	int rdb_max_bytes;	/* 0 = MTU-bound */
+	int rdb_max_packets;
+	/* Bounds for sockets without CAP_NET_ADMIN over the netns. */
+	int rto_min_floor;	/* ms: lowest stp_rto_min */
+	int lt_ceiling;		/* highest stp_linear_timeouts_max */
+	int guard_required;	/* the congestion guard cannot be dropped */
+};
+
+static unsigned int sctp_thin_net_id __read_mostly;
+
+static struct sctp_thin_net *sctp_thin_pernet(const struct net *net)
+{
+	return net_generic(net, sctp_thin_net_id);
+}
+
+#ifdef CONFIG_SYSCTL
+static int sctp_thin_lt_max_limit = SCTP_THIN_LT_MAX_LIMIT;
+static int sctp_thin_rdb_bytes_limit = SCTP_THIN_RDB_MAX_BYTES_LIMIT;
+static int sctp_thin_rdb_packets_limit = SCTP_THIN_RDB_MAX_PACKETS;
+
+/* thin_rto_min: 0 (off) or 1 .. net.sctp.rto_max; anything else is
+ * -EINVAL and leaves the value unchanged.
+ */
+static int sctp_thin_proc_rto_min(SCTP_THIN_CTL_CONST struct ctl_table *ctl,
+				  int write, void *buffer, size_t *lenp,
+				  loff_t *ppos)
+{
+	struct sctp_thin_net *tn = container_of(ctl->data, struct sctp_thin_net,
+						rto_min);
+	unsigned int max = tn->net->sctp.rto_max;
+	struct ctl_table tbl;
+	int new_value, ret;
+
+	memset(&tbl, 0, sizeof(tbl));
+	tbl.maxlen = sizeof(unsigned int);
+	tbl.data = write ? &new_value : &tn->rto_min;
+	tbl.extra1 = SYSCTL_ZERO;
+	tbl.extra2 = &max;
+
+	ret = proc_dointvec_minmax(&tbl, write, buffer, lenp, ppos);
+	if (write && ret == 0)
+		tn->rto_min = new_value;
+	return ret;
+}
+
+static const struct ctl_table sctp_thin_sysctl_template[] = {
+	{
+		.procname	= "thin_rto_min",
+		.data		= NULL,	/* &tn->rto_min, set per netns */
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= sctp_thin_proc_rto_min,
+	},
+	{
+		.procname	= "thin_restart_timer",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "thin_linear_timeouts",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "thin_linear_timeouts_max",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= &sctp_thin_lt_max_limit,
+	},
+	{
+		.procname	= "thin_fast_retransmit",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "thin_loss_estimation",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "thin_congestion_guard",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE_HUNDRED,
+	},
+	{
+		.procname	= "thin_sack_immediately",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "thin_rdb",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "thin_rdb_max_bytes",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &sctp_thin_rdb_bytes_limit,
+	},
+	{
+		.procname	= "thin_rdb_max_packets",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= &sctp_thin_rdb_packets_limit,
+	},
+	{
+		.procname	= "thin_rto_min_floor",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_INT_MAX,
+	},
+	{
+		.procname	= "thin_linear_timeouts_ceiling",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &sctp_thin_lt_max_limit,
+	},
+	{
+		.procname	= "thin_congestion_guard_required",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{ }
+};
+
+static int sctp_thin_sysctl_register(struct sctp_thin_net *tn)
+{
+	struct ctl_table *tbl;
+	size_t n;
+
+	tbl = kmemdup(sctp_thin_sysctl_template,
+		      sizeof(sctp_thin_sysctl_template), GFP_KERNEL);
+	if (!tbl)
+		return -ENOMEM;
+	tbl[0].data = &tn->rto_min;
+	tbl[1].data = &tn->restart_timer;
+	tbl[2].data = &tn->linear_timeouts;
+	tbl[3].data = &tn->linear_timeouts_max;
+	tbl[4].data = &tn->fast_retransmit;
+	tbl[5].data = &tn->loss_estimation;
+	tbl[6].data = &tn->congestion_guard;
+	tbl[7].data = &tn->sack_immediately;
+	tbl[8].data = &tn->rdb;
+	tbl[9].data = &tn->rdb_max_bytes;
+	tbl[10].data = &tn->rdb_max_packets;
+	tbl[11].data = &tn->rto_min_floor;
+	tbl[12].data = &tn->lt_ceiling;
+	tbl[13].data = &tn->guard_required;
+
+	/* All entries but the terminating empty one. */
+	n = ARRAY_SIZE(sctp_thin_sysctl_template) - 1;
+	tn->sysctl = sctp_thin_register_net_sysctl(tn->net, "net/sctp",
+						   tbl, n);
+	if (!tn->sysctl) {
+		kfree(tbl);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void sctp_thin_sysctl_unregister(struct sctp_thin_net *tn)
+{
+	const struct ctl_table *tbl;
+
+	if (!tn->sysctl)
+		return;
+	tbl = tn->sysctl->ctl_table_arg;
+	unregister_net_sysctl_table(tn->sysctl);
+	kfree(tbl);
+}
+#else
+static int sctp_thin_sysctl_register(struct sctp_thin_net *tn)
+{
+	return 0;
+}
+
+static void sctp_thin_sysctl_unregister(struct sctp_thin_net *tn)
+{
+}
+#endif
+
+static int __net_init sctp_thin_net_init(struct net *net)
+{
+	struct sctp_thin_net *tn = sctp_thin_pernet(net);
+
+	/* Every mechanism off by default; loss estimation on, so that
+	 * switching a mechanism on gets the paper's detection (5.1), and
+	 * the congestion guard on, so that it stays fair (7.4).
+	 */
+	tn->net = net;
+	tn->rto_min = 0;
+	tn->restart_timer = 0;
+	tn->linear_timeouts = 0;
+	tn->linear_timeouts_max = SCTP_THIN_LT_MAX_DEFAULT;
+	tn->fast_retransmit = 0;
+	tn->loss_estimation = 1;
+	tn->congestion_guard = SCTP_THIN_GUARD_DEFAULT;
+	tn->sack_immediately = 0;
+	tn->rdb = 0;
+	tn->rdb_max_bytes = 0;
+	tn->rdb_max_packets = 1;	/* as tcp_rdb_max_packets */
+	tn->rto_min_floor = SCTP_THIN_RTO_MIN_FLOOR_DEFAULT;
+	tn->lt_ceiling = SCTP_THIN_LT_CEILING_DEFAULT;
+	tn->guard_required = 1;
+	return sctp_thin_sysctl_register(tn);
+}
+
+static void __net_exit sctp_thin_net_exit(struct net *net)
+{
+	sctp_thin_sysctl_unregister(sctp_thin_pernet(net));
+}
+
+static struct pernet_operations sctp_thin_net_ops = {
+	.init = sctp_thin_net_init,
+	.exit = sctp_thin_net_exit,
+	.id   = &sctp_thin_net_id,
+	.size = sizeof(struct sctp_thin_net),
+};
+
+/* From sctp_thin_init() and sctp_thin_exit() (thin.c). */
+int sctp_thin_net_register(void)
+{
+	return register_pernet_subsys(&sctp_thin_net_ops);
+}
+
+void sctp_thin_net_unregister(void)
+{
+	unregister_pernet_subsys(&sctp_thin_net_ops);
+}
+
+/* Socket defaults from the netns sysctls. */
+void sctp_thin_sock_init(struct sock *sk)
+{
+	struct sctp_thin_net *tn = sctp_thin_pernet(sock_net(sk));
+	struct sctp_thin_conf *conf = &sctp_sk(sk)->thin_conf;
+
+	conf->flags = 0;
+	if (tn->rto_min)
+		conf->flags |= SCTP_THIN_RTO_MIN;
+	if (tn->restart_timer)
+		conf->flags |= SCTP_THIN_RESTART_TIMER;
+	if (tn->linear_timeouts)
+		conf->flags |= SCTP_THIN_LINEAR_TIMEOUTS;
+	if (tn->fast_retransmit)
+		conf->flags |= SCTP_THIN_FAST_RETRANSMIT;
+	if (tn->loss_estimation)
+		conf->flags |= SCTP_THIN_LOSS_ESTIMATION;
+	if (tn->congestion_guard)
+		conf->flags |= SCTP_THIN_CONGESTION_GUARD;
+	if (tn->sack_immediately)
+		conf->flags |= SCTP_THIN_SACK_IMMEDIATELY;
+	if (tn->rdb)
+		conf->flags |= SCTP_THIN_RDB;
+	conf->rdb_max_bytes = tn->rdb_max_bytes;
+	conf->rdb_max_packets = tn->rdb_max_packets;
+	conf->rto_min = tn->rto_min ? : SCTP_THIN_RTO_MIN_DEFAULT;
+	conf->lt_max = tn->linear_timeouts_max;
+	conf->guard = (tn->congestion_guard ? : SCTP_THIN_GUARD_DEFAULT) *
+		      SCTP_THIN_ONE / 100;
+}
+
+/* Socket options.  Bad input is -EINVAL; asking past the netns bounds
+ * (thin_rto_min_floor, thin_linear_timeouts_ceiling,
+ * thin_congestion_guard_required) without CAP_NET_ADMIN over the netns is
+ * -EPERM.  Either way nothing changes.
+ */
+static int sctp_thin_conf_check(struct sock *sk,
+				const struct sctp_thin_params *p)
+{
+	struct sctp_thin_net *tn = sctp_thin_pernet(sock_net(sk));
+	bool past = false;
+	u32 max;
+
+	if (p->stp_flags & ~SCTP_THIN_KNOWN)
+		return -EINVAL;
+	if (p->stp_rdb_max_bytes > SCTP_THIN_RDB_MAX_BYTES_LIMIT &&
+	    p->stp_rdb_max_bytes != SCTP_THIN_RDB_MTU)
+		return -EINVAL;
+	if (p->stp_rdb_max_packets > SCTP_THIN_RDB_MAX_PACKETS)
+		return -EINVAL;
+	if (p->stp_rto_min > sock_net(sk)->sctp.rto_max)
+		return -EINVAL;
+	if (p->stp_linear_timeouts_max > SCTP_THIN_LT_MAX_LIMIT)
+		return -EINVAL;
+	if (p->stp_rto_min && p->stp_rto_min < READ_ONCE(tn->rto_min_floor))
+		past = true;
+	if (p->stp_linear_timeouts_max > READ_ONCE(tn->lt_ceiling))
+		past = true;
+	/* The netns's RDB limits bound what an unprivileged socket asks. */
+	if (p->stp_rdb_max_packets > READ_ONCE(tn->rdb_max_packets))
+		past = true;
+	max = READ_ONCE(tn->rdb_max_bytes);
+	if (max && p->stp_rdb_max_bytes &&
+	    (p->stp_rdb_max_bytes == SCTP_THIN_RDB_MTU ||
+	     p->stp_rdb_max_bytes > max))
+		past = true;
+	if (READ_ONCE(tn->guard_required) &&
+	    (p->stp_flags & SCTP_THIN_MECHANISMS) &&
+	    !(p->stp_flags & SCTP_THIN_CONGESTION_GUARD))
+		past = true;
+	if (past && !ns_capable(sock_net(sk)->user_ns, CAP_NET_ADMIN))
+		return -EPERM;
+	return 0;
+}
+
+/* 0 in a value keeps the current one; SCTP_THIN_RDB_MTU in
+ * stp_rdb_max_bytes is 0 inside (bounded by the path MTU only).
+ */
+static void sctp_thin_conf_merge(struct sctp_thin_conf *conf,
+				 const struct sctp_thin_params *p)
+{
+	conf->flags = p->stp_flags;
+	if (p->stp_rto_min)
+		conf->rto_min = p->stp_rto_min;
+	if (p->stp_linear_timeouts_max)
+		conf->lt_max = p->stp_linear_timeouts_max;
+	if (p->stp_rdb_max_bytes)
+		conf->rdb_max_bytes = p->stp_rdb_max_bytes == SCTP_THIN_RDB_MTU ?
+				      0 : p->stp_rdb_max_bytes;
+	if (p->stp_rdb_max_packets)
+		conf->rdb_max_packets = p->stp_rdb_max_packets;
+}
+
+/* Callers built before stp_rdb_max_bytes pass the shorter size. */
+#define SCTP_THIN_PARAMS_V1 \
+	offsetofend(struct sctp_thin_params, stp_linear_timeouts_max)
+
+/* SCTP_THIN follows the assoc_id rules of RFC 6458 8.1 as upstream
+ * options do: an id, or SCTP_FUTURE_ASSOC (socket default),
+ * SCTP_CURRENT_ASSOC (every existing association) or SCTP_ALL_ASSOC
+ * (both).  On one-to-one sockets the id is ignored.
+ */
+static int sctp_thin_set_params(struct sock *sk, void *kopt,
+				unsigned int optlen)
+{
+	struct sctp_sock *sp = sctp_sk(sk);
+	struct sctp_thin_params params, *p = &params;
+	struct sctp_association *asoc;
+	struct sctp_thin_conf conf;
+	int err;
+
+	if (optlen != sizeof(*p) && optlen != SCTP_THIN_PARAMS_V1)
+		return -EINVAL;
+	memset(p, 0, sizeof(*p));
+	memcpy(p, kopt, optlen);
+	err = sctp_thin_conf_check(sk, p);
+	if (err)
+		return err;
+
+	asoc = sctp_id2assoc(sk, p->stp_assoc_id);
+	if (!asoc && p->stp_assoc_id > SCTP_ALL_ASSOC && sctp_style(sk, UDP))
+		return -EINVAL;
+	if (asoc) {
+		conf = asoc->thin_conf;
+		sctp_thin_conf_merge(&conf, p);
+		return sctp_thin_assoc_set(asoc, &conf);
+	}
+
+	if (sctp_style(sk, TCP))
+		p->stp_assoc_id = SCTP_FUTURE_ASSOC;
+	if (p->stp_assoc_id == SCTP_FUTURE_ASSOC ||
+	    p->stp_assoc_id == SCTP_ALL_ASSOC)
+		sctp_thin_conf_merge(&sp->thin_conf, p);
+	/* An association that cannot get memory keeps its settings; the
+	 * others take the new ones, and the call fails with -ENOMEM.
+	 */
+	if (p->stp_assoc_id == SCTP_CURRENT_ASSOC ||
+	    p->stp_assoc_id == SCTP_ALL_ASSOC) {
+		list_for_each_entry(asoc, &sp->ep->asocs, asocs) {
+			conf = asoc->thin_conf;
+			sctp_thin_conf_merge(&conf, p);
+			if (sctp_thin_assoc_set(asoc, &conf))
+				err = -ENOMEM;
+		}
+	}
+	return err;
+}
+
+int sctp_thin_setsockopt(struct sock *sk, int optname, void *kopt,
+			 unsigned int optlen)
+{
+	if (optname == SCTP_THIN)
+		return sctp_thin_set_params(sk, kopt, optlen);
+	return -ENOPROTOOPT;	/* SCTP_THIN_INFO is read-only */
+}
+
+static struct sctp_association *sctp_thin_get_assoc(struct sock *sk,
+						    sctp_assoc_t id)
+{
+	struct sctp_association *asoc = sctp_id2assoc(sk, id);
+
+	if (!asoc && sctp_style(sk, TCP) && !list_empty(&sctp_sk(sk)->ep->asocs))
+		asoc = list_first_entry(&sctp_sk(sk)->ep->asocs,
+					struct sctp_association, asocs);
+	return asoc;
+}
+
+static int sctp_thin_get_params(struct sock *sk, int len,
+				char __user *optval, int __user *optlen)
+{
+	struct sctp_association *asoc;
+	const struct sctp_thin_conf *conf;
+	struct sctp_thin_params p;
+
+	if (len < SCTP_THIN_PARAMS_V1)
+		return -EINVAL;
+	len = min_t(int, len, sizeof(p));
+	memset(&p, 0, sizeof(p));
+	if (copy_from_user(&p, optval, len))
+		return -EFAULT;
+
+	asoc = sctp_id2assoc(sk, p.stp_assoc_id);
+	if (!asoc && p.stp_assoc_id != SCTP_FUTURE_ASSOC &&
+	    sctp_style(sk, UDP))
+		return -EINVAL;
+	conf = asoc ? &asoc->thin_conf : &sctp_sk(sk)->thin_conf;
+	p.stp_flags = conf->flags;
+	p.stp_rto_min = conf->rto_min;
+	p.stp_linear_timeouts_max = conf->lt_max;
+	p.stp_rdb_max_bytes = conf->rdb_max_bytes ? : SCTP_THIN_RDB_MTU;
+	p.stp_rdb_max_packets = conf->rdb_max_packets;
+
+	if (put_user(len, optlen) || copy_to_user(optval, &p, len))
+		return -EFAULT;
+	return 0;
+}
+
+static void sctp_thin_fill_info(const struct sctp_association *asoc,
+				struct sctp_thin_info *info)
+{
+	const struct sctp_thin_assoc *ta = asoc->thin;
+
+	info->sti_flags = asoc->thin_conf.flags;
+	if (!ta)
+		return;
+	info->sti_state = (ta->core.thin ? SCTP_THIN_STATE_THIN : 0) |
+			  (ta->core.saturated ? SCTP_THIN_STATE_SATURATED : 0) |
+			  (ta->core.congested ? SCTP_THIN_STATE_CONGESTED : 0);
+	info->sti_in_flight = ta->core.in_flight;
+	info->sti_lossrate = sctp_thin_core_lossrate(&ta->core);
+	info->sti_transitions = ta->core.transitions;
+	info->sti_pkts_sent = ta->core.pkts_sent;
+	info->sti_pkts_lost = ta->core.pkts_lost;
+	info->sti_timeouts = ta->timeouts;
+	info->sti_linear_timeouts = ta->linear_timeouts;
+	info->sti_fast_rtx = ta->fast_rtx;
+	info->sti_rto_min_clamps = ta->rto_min_clamps;
+	info->sti_restart_corrections = ta->restart_corrections;
+	info->sti_guard_undone = ta->core.guard_undone;
+	info->sti_strikes_deferred = ta->strikes_deferred;
+	info->sti_resyncs = ta->resyncs;
+	info->sti_sack_immediately = ta->sack_immediately;
+	info->sti_rdb_chunks = ta->rdb.chunks;
+	info->sti_rdb_bytes = ta->rdb.bytes;
+	info->sti_rdb_repaired = ta->rdb.repaired;
+	info->sti_rdb_gated = ta->rdb.gated;
+}
+
+static int sctp_thin_get_info(struct sock *sk, int len,
+			      char __user *optval, int __user *optlen)
+{
+	struct sctp_association *asoc;
+	struct sctp_thin_info info;
+	sctp_assoc_t id;
+
+	/* Callers built before sti_guard_undone pass the shorter size. */
+	if (len < offsetofend(struct sctp_thin_info, sti_restart_corrections))
+		return -EINVAL;
+	len = min_t(int, len, sizeof(info));
+	if (get_user(id, (sctp_assoc_t __user *)optval))
+		return -EFAULT;
+	asoc = sctp_thin_get_assoc(sk, id);
+	if (!asoc)
+		return -EINVAL;
+
+	memset(&info, 0, sizeof(info));
+	info.sti_assoc_id = sctp_assoc2id(asoc);
+	sctp_thin_fill_info(asoc, &info);
+
+	if (put_user(len, optlen) || copy_to_user(optval, &info, len))
+		return -EFAULT;
+	return 0;
+}
+
+int sctp_thin_getsockopt(struct sock *sk, int optname, int len,
+			 char __user *optval, int __user *optlen)
+{
+	if (optname == SCTP_THIN)
+		return sctp_thin_get_params(sk, len, optval, optlen);
+	if (optname == SCTP_THIN_INFO)
+		return sctp_thin_get_info(sk, len, optval, optlen);
+	return -ENOPROTOOPT;
+}
+
+/* /proc/net/sctp/thin: one line per association, like .../assocs. */
+struct sctp_thin_iter {
+	struct seq_net_private p;
+	struct rhashtable_iter hti;
+};
+
+static void *sctp_thin_seq_start(struct seq_file *seq, loff_t *pos)
+{
+	struct sctp_thin_iter *iter = seq->private;
+
+	sctp_transport_walk_start(&iter->hti);
+	return sctp_transport_get_idx(seq_file_net(seq), &iter->hti, *pos);
+}
+
+static void sctp_thin_seq_stop(struct seq_file *seq, void *v)
+{
+	struct sctp_thin_iter *iter = seq->private;
+
+	if (v && v != SEQ_START_TOKEN)
+		sctp_transport_put(v);
+	sctp_transport_walk_stop(&iter->hti);
+}
+
+static void *sctp_thin_seq_next(struct seq_file *seq, void *v, loff_t *pos)
+{
+	struct sctp_thin_iter *iter = seq->private;
+
+	if (v && v != SEQ_START_TOKEN)
+		sctp_transport_put(v);
+	++*pos;
+	return sctp_transport_get_next(seq_file_net(seq), &iter->hti);
+}
+
+static int sctp_thin_seq_show(struct seq_file *seq, void *v)
+{
+	struct sctp_association *asoc;
+	struct sctp_thin_info info;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(seq, "ASSOC-ID LPORT RPORT FLAGS STATE INFLIGHT LOSSRATE TRANS SENT LOST TIMEOUTS LINEAR FASTRTX RTOMIN RESTART DEFERRED RESYNCS SACKIMM RDB RDBBYTES RDBREP\n");
+		return 0;
+	}
+	asoc = ((struct sctp_transport *)v)->asoc;
+	memset(&info, 0, sizeof(info));
+	sctp_thin_fill_info(asoc, &info);
+	seq_printf(seq, "%d %u %u 0x%02x 0x%02x %u %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+		   sctp_assoc2id(asoc), asoc->base.bind_addr.port,
+		   asoc->peer.port, info.sti_flags, info.sti_state,
+		   info.sti_in_flight, info.sti_lossrate, info.sti_transitions,
+		   info.sti_pkts_sent, info.sti_pkts_lost, info.sti_timeouts,
+		   info.sti_linear_timeouts, info.sti_fast_rtx,
+		   info.sti_rto_min_clamps, info.sti_restart_corrections,
+		   info.sti_strikes_deferred, info.sti_resyncs,
+		   info.sti_sack_immediately, info.sti_rdb_chunks,
+		   info.sti_rdb_bytes, info.sti_rdb_repaired);
+	return 0;
+}
+
+static const struct seq_operations sctp_thin_seq_ops = {
+	.start = sctp_thin_seq_start,
+	.next  = sctp_thin_seq_next,
+	.stop  = sctp_thin_seq_stop,
+	.show  = sctp_thin_seq_show,
+};
+
+/* Called from sctp_proc_init(); removed with the rest of
+ * /proc/net/sctp by sctp_proc_exit().
+ */
+int sctp_thin_proc_init(struct net *net)
+{
+	if (!proc_create_net("thin", 0444, net->sctp.proc_net_sctp,
+			     &sctp_thin_seq_ops, sizeof(struct sctp_thin_iter)))
+		return -ENOMEM;
+	return 0;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* thin-sctp: what the glue files (thin.c, thin_timer.c, thin_rdb.c,
+ * thin_ctl.c) call of each other.  Upstream files call the hooks of
+ * <net/sctp/thin_hooks.h> instead.
+ */
+
+#ifndef __NET_SCTP_THIN_GLUE_H__
+#define __NET_SCTP_THIN_GLUE_H__
+
+#include <net/sctp/structs.h>
+#include <net/sctp/thin.h>
+
+/* thin.c: memory (counted in thin_objects), association state */
+void *sctp_thin_alloc(size_t size, gfp_t gfp);
+int sctp_thin_assoc_set(struct sctp_association *asoc,
+			const struct sctp_thin_conf *conf);
+void sctp_thin_update(struct sctp_association *asoc,
+		      struct sctp_thin_assoc *ta);
+
+/* thin_timer.c: the paths' clocks */
+void sctp_thin_paths_reset(struct sctp_association *asoc);
+void sctp_thin_spurious(struct sctp_association *asoc);
+void sctp_thin_runs_end(struct sctp_association *asoc, bool moved);
+
+/* thin_rdb.c */
+void sctp_thin_rdb_verdicts(struct sctp_association *asoc, u32 cum_tsn,
+			    const struct sctp_thin_gap *gaps,
+			    unsigned int ngaps, const u32 *dup,
+			    unsigned int ndups);
+
+/* thin_ctl.c: the per-netns state */
+int sctp_thin_net_register(void);
+void sctp_thin_net_unregister(void);
+
+/* Is the association thin now, with mechanism @m switched on? */
+static inline bool sctp_thin_on(const struct sctp_association *asoc, u32 m)
+{
+	return (asoc->thin_conf.flags & m) && asoc->thin->core.thin;
+}
+
+#endif /* __NET_SCTP_THIN_GLUE_H__ */
