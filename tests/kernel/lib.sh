@@ -116,6 +116,30 @@ thin_mw_z() {
 		}' "$1" "$2"
 }
 
+# How late the guest runs a 20 ms timer (a loaded TCG guest stalls):
+# "t_us lateness_us" per wake-up into $1; THIN_LATE holds the pid.
+thin_late_start() {
+	# shellcheck disable=SC2016
+	bash -c 'exec 3<> <(:)
+		p=${EPOCHREALTIME/./}
+		while :; do
+			read -r -t 0.02 -u 3
+			t=${EPOCHREALTIME/./}
+			echo "$t $((t - p - 20000))"
+			p=$t
+		done' >"$1" 2>/dev/null &
+	THIN_LATE=$!
+}
+# $1: lateness file, $2: from (ns), $3: seconds.  "max p99" lateness, ms.
+thin_late_stats() {
+	awk -v a="$2" -v s="$3" '$1 * 1000 >= a && $1 * 1000 < a + s * 1e9 { v[n++] = $2 / 1000 }
+		END {
+			if (!n) { print "- -"; exit }
+			for (i = 1; i < n; i++) for (j = i; j > 0 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
+			printf "%.0f %.0f\n", v[n - 1], v[int((n - 1) * 0.99)]
+		}' "$1"
+}
+
 # Wait until no thin-sctp object is alive (association teardown is
 # asynchronous: RCU and netns cleanup).  $1: seconds.
 thin_objects_zero() {

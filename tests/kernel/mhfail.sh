@@ -171,30 +171,6 @@ sampler_start() {
 	SAMPLER=$!
 }
 
-# How late the guest runs a 20 ms timer (a loaded TCG guest stalls):
-# "t_us lateness_us" per wake-up into $1; LATE holds the pid.
-late_start() {
-	# shellcheck disable=SC2016
-	bash -c 'exec 3<> <(:)
-		p=${EPOCHREALTIME/./}
-		while :; do
-			read -r -t 0.02 -u 3
-			t=${EPOCHREALTIME/./}
-			echo "$t $((t - p - 20000))"
-			p=$t
-		done' >"$1" 2>/dev/null &
-	LATE=$!
-}
-# $1: lateness file, $2: from (ns), $3: seconds.  "max p99" lateness, ms.
-late_stats() {
-	awk -v a="$2" -v s="$3" '$1 * 1000 >= a && $1 * 1000 < a + s * 1e9 { v[n++] = $2 / 1000 }
-		END {
-			if (!n) { print "- -"; exit }
-			for (i = 1; i < n; i++) for (j = i; j > 0 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
-			printf "%.0f %.0f\n", v[n - 1], v[int((n - 1) * 0.99)]
-		}' "$1"
-}
-
 # $1: events file, $2: cut (ns).  One line per association: "idx p1_pf
 # p1_down p2_pf p2_down abort pre" in s from the cut ("-": none), the
 # first of each kind after the cut; pre: PF, UNREACHABLE or COMM_LOST
@@ -288,7 +264,7 @@ scenario() {
 		"$sc: $((2 * N)) associations up, both paths ACTIVE at the sender after $((SECONDS - t0)) s (path 1 $m, path 2 $n)"
 	ip netns exec $S cat /proc/net/sctp/assocs >"$OUT/$sc.assocs"
 	sampler_start "$OUT/$sc.remaddr"
-	late_start "$OUT/$sc.late"
+	thin_late_start "$OUT/$sc.late"
 	cut_prepare "$sc"
 	touch "$OUT/$sc.go"
 	go=$(now_ns)
@@ -319,9 +295,9 @@ scenario() {
 			for i in $(seq 1 100); do kill -0 "${SINK[$v]}" 2>/dev/null || break; sleep 0.1; done
 		done
 	fi
-	kill "$SAMPLER" "$LATE" 2>/dev/null
-	wait "$SAMPLER" "$LATE" 2>/dev/null
-	read -r i n < <(late_stats "$OUT/$sc.late" "$cut_ns" 15)
+	kill "$SAMPLER" "$THIN_LATE" 2>/dev/null
+	wait "$SAMPLER" "$THIN_LATE" 2>/dev/null
+	read -r i n < <(thin_late_stats "$OUT/$sc.late" "$cut_ns" 15)
 	echo "# $sc: guest timer lateness in the 15 s after the cut: max $i ms, p99 $n ms"
 	for v in $VARIANTS; do kill "${SINK[$v]}" 2>/dev/null; wait "${SINK[$v]}" 2>/dev/null; done
 	thin_mh_lab_down

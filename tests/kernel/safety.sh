@@ -299,16 +299,20 @@ part_outage() {
 #    must abort, stock's 2-15 s after the cut.
 #    a. pf_enable 0: T3-rtx alone counts errors, on a schedule without
 #       chance (RTO fixed at 1 s).  On a counted expiry thin takes stock's
-#       schedule (V(k) in thin.c), so it aborts at stock's time or up to
-#       one thin RTO (200 ms) later.  Checked: median(on) >= median(off) -
-#       TOL and min(on) >= min(off) - TOL, TOL 80 ms: the timer wheel
-#       (stock's 1 s timer, 250 jiffies ahead, expires on an 8-jiffy, 32 ms
-#       grid, rounded up; thin reaches the same nominal time through a
-#       shorter timer, 1-jiffy grid: up to 32 ms before stock's), a jiffy
-#       (4 ms), and reading the notification (a busy TCG guest runs a
-#       20 ms timer up to 36 ms late at p99: mhfail.sh): 32 + 4 + 40.  The
-#       old rule (every thin expiry counted, 200 ms apart) aborts about
-#       3 s early, one uncounted-too-early strike 0.8 s early.
+#       schedule (V(k) in thin_timer.c), so it aborts at stock's time or
+#       up to one thin RTO (200 ms) later.  Checked: median(on) >=
+#       median(off) - TOL and min(on) >= min(off) - TOL, TOL the
+#       measurement error: the timer wheel (stock's 1 s timer, 250
+#       jiffies ahead, expires on an 8-jiffy, 32 ms grid, rounded up; thin
+#       reaches the same nominal time through a shorter timer, 1-jiffy
+#       grid: up to 32 ms before stock's), a jiffy (4 ms), and reading the
+#       notification: how late the guest ran a 20 ms timer, p99 over the
+#       run (thin_late_start; a quiet TCG guest: 11-36 ms, one busy with 3
+#       more VMs on the 2 cores: 100 and more, seen 94 ms between two
+#       medians there).  TOL = 36 ms + that p99; above 400 ms the guest is
+#       too slow to tell the rules apart and the check fails.  The old
+#       rule (every thin expiry counted, 200 ms apart) aborts about 3 s
+#       early, one uncounted-too-early strike 0.8 s early.
 #    b. pf_enable 1 (6.1's default): the path's heartbeats also count,
 #       sent every RTO/2 + random(RTO) (sctp_transport_timeout(),
 #       sctp_transport_reset_hb_timer()), on stock's RTO in both variants
@@ -336,7 +340,7 @@ abort_times() {
 # $1: run label, $2: pf_enable, $3: 1 to demand a heartbeat at the cut,
 # $4 $5: ports.
 telecom() {
-	local run=$1 pf=$2 hb=$3 pt=$4 ps=$5 fl cut n med min r z what on_opts=""
+	local run=$1 pf=$2 hb=$3 pt=$4 ps=$5 fl cut n med min r z what late late_max tol on_opts=""
 	what="pf_enable $pf"
 	[ "$hb" = 1 ] && what="$what, heartbeat outstanding"
 	sender_sysctls association_max_retrans=4 path_max_retrans=2 rto_initial=1000 \
@@ -350,6 +354,7 @@ telecom() {
 	# shellcheck disable=SC2046
 	wait_assocs $([ $STOCK = 0 ] && echo "$pt") "$ps" || not_ok "telecom $run: associations up"
 	sampler_start "$OUT/telecom$run.samples"
+	thin_late_start "$OUT/telecom$run.late"
 	touch "$OUT/go$run"
 	sleep 3
 	cut=$(now_ns)
@@ -363,6 +368,11 @@ telecom() {
 		sleep 0.2
 	done
 	sampler_stop
+	kill "$THIN_LATE" 2>/dev/null
+	wait "$THIN_LATE" 2>/dev/null
+	read -r late_max late < <(thin_late_stats "$OUT/telecom$run.late" "$cut" 30)
+	tol=$(thin_calc '36 + l' l="$late")
+	echo "# telecom $run: guest timer lateness after the cut: max ${late_max:-?} ms, p99 ${late:-?} ms; tolerance ${tol:-?} ms"
 	for fl in $FLOWS; do eval "kill \$PID_$run$fl \$SINK_$run$fl" 2>/dev/null; done
 	thin_lab_netem both delay ${D}ms limit 10000
 	for fl in $FLOWS; do
@@ -379,8 +389,8 @@ telecom() {
 	check '[ "${ST_thin[0]}" = "$TELECOM_N" ]' \
 		"telecom $run ($what)/on: every association aborts (${ST_thin[0]} of $TELECOM_N)"
 	if [ "$pf" = 0 ]; then
-		check_num "telecom $run ($what)/on: aborts no earlier than off - 80 ms (median on ${ST_thin[1]} off ${ST_stock[1]}, min on ${ST_thin[2]} off ${ST_stock[2]} ms)" \
-			'mt >= ms - 80 && nt >= ns - 80' mt="${ST_thin[1]}" ms="${ST_stock[1]}" nt="${ST_thin[2]}" ns="${ST_stock[2]}"
+		check_num "telecom $run ($what)/on: aborts no earlier than off - the measurement error (median on ${ST_thin[1]} off ${ST_stock[1]}, min on ${ST_thin[2]} off ${ST_stock[2]} ms; tolerance ${tol:-?} ms, at most 436)" \
+			'tol <= 436 && mt >= ms - tol && nt >= ns - tol' tol="$tol" mt="${ST_thin[1]}" ms="${ST_stock[1]}" nt="${ST_thin[2]}" ns="${ST_stock[2]}"
 	else
 		z=$(thin_mw_z "$OUT/${run}thin.aborts" "$OUT/${run}stock.aborts")
 		check_num "telecom $run ($what)/on: aborts not earlier than off by rank (Mann-Whitney z ${z:-none} < 3.09; median on ${ST_thin[1]} off ${ST_stock[1]} ms)" \
