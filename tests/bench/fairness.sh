@@ -35,11 +35,8 @@
 #   part point variant flow bytes_per_s messages latency_mean_ms latency_p99_ms
 # (part 2 lines add the bottleneck's drop percentage during that run)
 . "$(dirname "$0")/../kernel/lib.sh"
-GEN=$TOP/build/tools/thin-gen
 DUR=${FAIR_SECONDS:-30}
-OUT=${THIN_OUT:-/tmp}/fairness
-rm -rf "$OUT"
-mkdir -p "$OUT"
+thin_out fairness
 res=$OUT/fairness.txt
 thin_lab_up 50
 trap thin_lab_down EXIT

@@ -50,18 +50,14 @@
 # (sctp_wake_up_waiters(), O(N)).  Both are upstream, stock and thin
 # alike (docs/lab/notebook.md, Scale).  SCALE_SYSCTLS= (empty) runs policy 0.
 . "$(dirname "$0")/../kernel/lib.sh"
-GEN=$TOP/build/tools/thin-gen
 DUR=${SCALE_SECONDS:-30}
-OUT=${THIN_OUT:-/tmp}/scale
-rm -rf "$OUT"
-mkdir -p "$OUT"
+thin_out scale
 res=$OUT/scale.txt
 ulimit -n 65536
-thin_lab_up 25
+thin_lab_up 25 noqueue	# no NFQUEUE detour for this many flows
 trap thin_lab_down EXIT
 thin_lab_netem fwd delay 25ms loss 1% limit 100000
 thin_lab_netem rev delay 25ms limit 100000
-ip netns exec $E nft flush ruleset	# no NFQUEUE detour for this many flows
 thin_sysctls_off
 SYSCTLS=${SCALE_SYSCTLS-net.sctp.sndbuf_policy=1}
 # Two guest-wide limits, both measured at 10,000 associations with

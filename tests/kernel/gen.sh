@@ -8,11 +8,8 @@
 #   paced at --warmup-rate, and waits for its ack; the sink counts these
 #   apart and logs only the traffic's messages, each exactly once.
 . "$(dirname "$0")/lib.sh"
-GEN=$TOP/build/tools/thin-gen
-OUT=${THIN_OUT:-/tmp}/gen
-rm -rf "$OUT"
-mkdir -p "$OUT"
-[ -x "$GEN" ] || { not_ok "$GEN missing (make tests)"; thin_done; exit 1; }
+thin_out gen
+thin_need_gen
 thin_lab_up 10
 trap thin_lab_down EXIT
 N=20

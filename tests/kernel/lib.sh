@@ -18,6 +18,18 @@ skip() {
 }
 thin_done() { echo "$THIN_PASS passed, $THIN_FAIL failed"; [ "$THIN_FAIL" = 0 ]; }
 
+# The traffic generator and sink (tools/thin-gen.c).
+GEN=$TOP/build/tools/thin-gen
+# $1: name.  The script's results directory, OUT=$THIN_OUT/NAME (THIN_OUT
+# defaults to /tmp), emptied.
+thin_out() {
+	OUT=${THIN_OUT:-/tmp}/$1
+	rm -rf "$OUT"
+	mkdir -p "$OUT"
+}
+# Ends the script (not ok, the summary, exit 1) unless thin-gen is built.
+thin_need_gen() { [ -x "$GEN" ] || { not_ok "$GEN missing (make tests)"; thin_done; exit 1; }; }
+
 # Measurements that feed a comparison must exist and be numbers: awk
 # compares an empty or non-numeric value as a string ("" <= 1.4 is true,
 # so is "-nan" <= 1.4), and bash's $((...)) reads an empty value or a
@@ -104,6 +116,30 @@ thin_mw_z() {
 		}' "$1" "$2"
 }
 
+# How late the guest runs a 20 ms timer (a loaded TCG guest stalls):
+# "t_us lateness_us" per wake-up into $1; THIN_LATE holds the pid.
+thin_late_start() {
+	# shellcheck disable=SC2016
+	bash -c 'exec 3<> <(:)
+		p=${EPOCHREALTIME/./}
+		while :; do
+			read -r -t 0.02 -u 3
+			t=${EPOCHREALTIME/./}
+			echo "$t $((t - p - 20000))"
+			p=$t
+		done' >"$1" 2>/dev/null &
+	THIN_LATE=$!
+}
+# $1: lateness file, $2: from (ns), $3: seconds.  "max p99" lateness, ms.
+thin_late_stats() {
+	awk -v a="$2" -v s="$3" '$1 * 1000 >= a && $1 * 1000 < a + s * 1e9 { v[n++] = $2 / 1000 }
+		END {
+			if (!n) { print "- -"; exit }
+			for (i = 1; i < n; i++) for (j = i; j > 0 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
+			printf "%.0f %.0f\n", v[n - 1], v[int((n - 1) * 0.99)]
+		}' "$1"
+}
+
 # Wait until no thin-sctp object is alive (association teardown is
 # asynchronous: RCU and netns cleanup).  $1: seconds.
 thin_objects_zero() {
@@ -124,14 +160,17 @@ thin_objects_zero() {
 # logs every DATA chunk and SACK.  Offloads (TSO/GSO/GRO) stay at the
 # devices' defaults, as on a user's host: SCTP builds GSO packets, which
 # NFQUEUE segments before thin-drop sees them (it does not ask for
-# NFQA_CFG_F_GSO), so thin-drop still acts on wire packets.
-# thin_lab_down removes everything.
+# NFQA_CFG_F_GSO), so thin-drop still acts on wire packets.  A lab whose
+# losses all come from netem (safety.sh) leaves the NFQUEUE hop out.
+# thin_lab_down removes everything.  The namespaces are $S $E $R: a
+# caller may set them to other names (safety.sh runs a second lab so).
 LAB=thl$$
 S=${LAB}s E=${LAB}e R=${LAB}r
 
-# $1: one-way delay in ms
+# $1: one-way delay in ms, $2: "noqueue" to leave out the NFQUEUE rule
+# (then no thin-drop is needed; nothing drops chosen packets)
 thin_lab_up() {
-	local d=$1 ns
+	local d=$1 ns l
 	for ns in $S $E $R; do ip netns add $ns; ip -n $ns link set lo up; done
 	ip link add s0 netns $S type veth peer name e0 netns $E
 	ip link add r0 netns $R type veth peer name e1 netns $E
@@ -148,6 +187,7 @@ thin_lab_up() {
 	ip netns exec $E sysctl -q -w net.ipv4.ip_forward=1
 	thin_lab_netem fwd delay "${d}ms" limit 10000
 	thin_lab_netem rev delay "${d}ms" limit 10000
+	[ "${2:-}" = noqueue ] && return 0
 	ip netns exec $E nft -f - <<NFT
 table inet thin {
 	chain thin_fwd {
@@ -165,8 +205,15 @@ NFT
 #   delay 50ms loss 5%                  uniform loss
 #   delay 50ms loss gemodel 1% 30% 100% 0%   Gilbert-Elliott (p r 1-h 1-k)
 #   delay 50ms rate 1mbit limit 100     bottleneck rate, 100-packet queue
+# both: the same options for each direction, fwd then rev.
 thin_lab_netem() {
 	local dev=e1
+	if [ "$1" = both ]; then
+		shift
+		thin_lab_netem fwd "$@"
+		thin_lab_netem rev "$@"
+		return
+	fi
 	[ "$1" = rev ] && dev=e0
 	shift
 	ip netns exec $E tc qdisc replace dev $dev root netem "$@" \
@@ -335,6 +382,53 @@ thin_verify() {
 			printf "sent=%d recv=%d missing=%d dup=%d extra=%d mismatch=%d order=%d\n",
 				nsent, n, miss + 0, dup + 0, extra + 0, mism + 0, order + 0
 		}' "$1" "$2"
+}
+
+# ---- The two-path lab (multihome.sh, mhfail.sh) --------------------------
+#
+#   [S] 10.0.1.1 s0 ---- path 1 (primary) ---- r0 10.0.1.2 [R]
+#       10.0.3.1 s1 ---- path 2            ---- r1 10.0.3.2
+#
+# Two namespaces, $S and $R (the caller names them), joined by two veth
+# pairs, one per path, no router between: a multi-homed association
+# between S and R has two paths.  netem delays every device's egress by
+# the same one-way delay; offloads stay at the devices' defaults.  The
+# caller sets its sysctls.  thin_mh_lab_down removes everything.
+
+# $1: one-way delay in ms, on each path, each way.
+thin_mh_lab_up() {
+	local p l ns
+	THIN_MH_DELAY=$1
+	for ns in $S $R; do ip netns add $ns; ip -n $ns link set lo up; done
+	for p in 0 1; do
+		ip link add s$p netns $S type veth peer name r$p netns $R
+		ip -n $S addr add 10.0.$((2 * p + 1)).1/24 dev s$p
+		ip -n $R addr add 10.0.$((2 * p + 1)).2/24 dev r$p
+		for l in "$S s$p" "$R r$p"; do
+			set -- $l
+			ip -n "$1" link set dev "$2" up
+			ip netns exec "$1" tc qdisc replace dev "$2" root netem delay "${THIN_MH_DELAY}ms" limit 10000
+		done
+	done
+}
+
+# $1: path (0 or 1), rest: netem options after the lab's delay, replacing
+# the path's current ones at both ends (none: the delay alone).
+thin_mh_netem() {
+	local p=$1
+	shift
+	ip netns exec $S tc qdisc replace dev s$p root netem delay "${THIN_MH_DELAY}ms" "$@" limit 10000
+	ip netns exec $R tc qdisc replace dev r$p root netem delay "${THIN_MH_DELAY}ms" "$@" limit 10000
+}
+
+# Ends every process in S and R (SIGTERM, then 0.3 s later SIGKILL) and
+# deletes the namespaces.
+thin_mh_lab_down() {
+	local ns
+	for ns in $S $R; do ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null; done
+	sleep 0.3
+	for ns in $S $R; do ip netns pids $ns 2>/dev/null | xargs -r kill -9 2>/dev/null; done
+	for ns in $S $R; do ip netns del $ns 2>/dev/null; done
 }
 
 # ---- The scripted-peer lab (hostile.sh, tsnjump.sh) ----------------------

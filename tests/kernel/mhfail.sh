@@ -58,11 +58,8 @@
 # scenarios, MHFAIL_ASSOCS (16) the associations per variant.  About 150 s
 # in a TCG guest.
 . "$(dirname "$0")/lib.sh"
-GEN=$TOP/build/tools/thin-gen
-OUT=${THIN_OUT:-/tmp}/mhfail
-rm -rf "$OUT"
-mkdir -p "$OUT"
-[ -x "$GEN" ] || { not_ok "$GEN missing (make tests)"; thin_done; exit 1; }
+thin_out mhfail
+thin_need_gen
 N=${MHFAIL_ASSOCS:-16}
 PRE=5
 CSEC=${MHFAIL_C_SECONDS:-16}
@@ -122,28 +119,11 @@ START=$(date +%s)
 # Wall-clock ns (CLOCK_REALTIME, as thin-gen's stamps), without a fork.
 now_ns() { local t=${EPOCHREALTIME/./}; echo "${t}000"; }
 
-mf_down() {
-	local ns
-	for ns in $S $R; do ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null; done
-	sleep 0.3
-	for ns in $S $R; do ip netns pids $ns 2>/dev/null | xargs -r kill -9 2>/dev/null; done
-	for ns in $S $R; do ip netns del $ns 2>/dev/null; done
-}
-trap 'mf_down; rm -rf "$FIFO"' EXIT
+trap 'thin_mh_lab_down; rm -rf "$FIFO"' EXIT
 
+# lib.sh's two-path lab, RTT 100 ms, with the sender sysctls.
 mf_up() {
-	local p l
-	for ns in $S $R; do ip netns add $ns; ip -n $ns link set lo up; done
-	for p in 0 1; do
-		ip link add s$p netns $S type veth peer name r$p netns $R
-		ip -n $S addr add 10.0.$((2 * p + 1)).1/24 dev s$p
-		ip -n $R addr add 10.0.$((2 * p + 1)).2/24 dev r$p
-		for l in "$S s$p" "$R r$p"; do
-			set -- $l
-			ip -n "$1" link set dev "$2" up
-			ip netns exec "$1" tc qdisc replace dev "$2" root netem delay 50ms limit 10000
-		done
-	done
+	thin_mh_lab_up 50
 	ip netns exec $S sysctl -q -w net.sctp.rto_max=5000 net.sctp.association_max_retrans=4 \
 		net.sctp.path_max_retrans=2 net.sctp.pf_enable=1 net.sctp.pf_expose=2 ||
 		not_ok "sender sysctls"
@@ -169,8 +149,8 @@ cut_prepare() {
 cut() {
 	local p s_cmds="" r_cmds=""
 	for p in $1; do
-		s_cmds+="qdisc replace dev s$((p - 1)) root netem delay 50ms loss 100% limit 10000"$'\n'
-		r_cmds+="qdisc replace dev r$((p - 1)) root netem delay 50ms loss 100% limit 10000"$'\n'
+		s_cmds+="qdisc replace dev s$((p - 1)) root netem delay ${THIN_MH_DELAY}ms loss 100% limit 10000"$'\n'
+		r_cmds+="qdisc replace dev r$((p - 1)) root netem delay ${THIN_MH_DELAY}ms loss 100% limit 10000"$'\n'
 	done
 	printf '%s' "$s_cmds" >&5
 	printf '%s' "$r_cmds" >&6
@@ -189,30 +169,6 @@ sampler_start() {
 			read -r -t 0.25 -u 3
 		done' >"$1" 2>/dev/null &
 	SAMPLER=$!
-}
-
-# How late the guest runs a 20 ms timer (a loaded TCG guest stalls):
-# "t_us lateness_us" per wake-up into $1; LATE holds the pid.
-late_start() {
-	# shellcheck disable=SC2016
-	bash -c 'exec 3<> <(:)
-		p=${EPOCHREALTIME/./}
-		while :; do
-			read -r -t 0.02 -u 3
-			t=${EPOCHREALTIME/./}
-			echo "$t $((t - p - 20000))"
-			p=$t
-		done' >"$1" 2>/dev/null &
-	LATE=$!
-}
-# $1: lateness file, $2: from (ns), $3: seconds.  "max p99" lateness, ms.
-late_stats() {
-	awk -v a="$2" -v s="$3" '$1 * 1000 >= a && $1 * 1000 < a + s * 1e9 { v[n++] = $2 / 1000 }
-		END {
-			if (!n) { print "- -"; exit }
-			for (i = 1; i < n; i++) for (j = i; j > 0 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
-			printf "%.0f %.0f\n", v[n - 1], v[int((n - 1) * 0.99)]
-		}' "$1"
 }
 
 # $1: events file, $2: cut (ns).  One line per association: "idx p1_pf
@@ -308,7 +264,7 @@ scenario() {
 		"$sc: $((2 * N)) associations up, both paths ACTIVE at the sender after $((SECONDS - t0)) s (path 1 $m, path 2 $n)"
 	ip netns exec $S cat /proc/net/sctp/assocs >"$OUT/$sc.assocs"
 	sampler_start "$OUT/$sc.remaddr"
-	late_start "$OUT/$sc.late"
+	thin_late_start "$OUT/$sc.late"
 	cut_prepare "$sc"
 	touch "$OUT/$sc.go"
 	go=$(now_ns)
@@ -339,12 +295,12 @@ scenario() {
 			for i in $(seq 1 100); do kill -0 "${SINK[$v]}" 2>/dev/null || break; sleep 0.1; done
 		done
 	fi
-	kill "$SAMPLER" "$LATE" 2>/dev/null
-	wait "$SAMPLER" "$LATE" 2>/dev/null
-	read -r i n < <(late_stats "$OUT/$sc.late" "$cut_ns" 15)
+	kill "$SAMPLER" "$THIN_LATE" 2>/dev/null
+	wait "$SAMPLER" "$THIN_LATE" 2>/dev/null
+	read -r i n < <(thin_late_stats "$OUT/$sc.late" "$cut_ns" 15)
 	echo "# $sc: guest timer lateness in the 15 s after the cut: max $i ms, p99 $n ms"
 	for v in $VARIANTS; do kill "${SINK[$v]}" 2>/dev/null; wait "${SINK[$v]}" 2>/dev/null; done
-	mf_down
+	thin_mh_lab_down
 	for v in $VARIANTS; do
 		ev_table "$OUT/$sc-$v.ev" "$cut_ns" >"$OUT/$sc-$v.times"
 		sed "s/^/# $sc-$v: idx p1_pf p1_down p2_pf p2_down abort pre: /" "$OUT/$sc-$v.times"
@@ -484,7 +440,7 @@ c_delivery() {
 for sc in ${MHFAIL_SCENARIOS:-a b c}; do
 	scenario "$sc"
 done
-mf_down
+thin_mh_lab_down
 rm -rf "$FIFO"
 trap - EXIT
 check 'thin_objects_zero 15' "no thin-sctp object left ($(cat /sys/module/sctp/parameters/thin_objects))"

@@ -36,39 +36,13 @@
 # It reports the longest message latency during the outage (the time to
 # fail over) per flow.  At the end, no thin-sctp object is left.
 . "$(dirname "$0")/lib.sh"
-GEN=$TOP/build/tools/thin-gen
 DUR=${MULTIHOME_SECONDS:-15}
-OUT=${THIN_OUT:-/tmp}/multihome
-rm -rf "$OUT"
-mkdir -p "$OUT"
-[ -x "$GEN" ] || { not_ok "$GEN missing (make tests)"; thin_done; exit 1; }
+thin_out multihome
+thin_need_gen
 
 S=thm$$s R=thm$$r
-mh_down() {
-	local ns
-	for ns in $S $R; do ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null; done
-	sleep 0.2
-	for ns in $S $R; do ip netns del $ns 2>/dev/null; done
-}
-trap mh_down EXIT
-for ns in $S $R; do ip netns add $ns; ip -n $ns link set lo up; done
-for p in 0 1; do
-	ip link add s$p netns $S type veth peer name r$p netns $R
-	ip -n $S addr add 10.0.$((2 * p + 1)).1/24 dev s$p
-	ip -n $R addr add 10.0.$((2 * p + 1)).2/24 dev r$p
-	for l in "$S s$p" "$R r$p"; do
-		set -- $l
-		ip -n "$1" link set "$2" up
-		ip netns exec "$1" tc qdisc replace dev "$2" root netem delay 20ms limit 10000
-	done
-done
-# $1: path (0 or 1), rest: netem options after the 20 ms delay.
-path_netem() {
-	local p=$1
-	shift
-	ip netns exec $S tc qdisc replace dev s$p root netem delay 20ms "$@" limit 10000
-	ip netns exec $R tc qdisc replace dev r$p root netem delay 20ms "$@" limit 10000
-}
+trap thin_mh_lab_down EXIT
+thin_mh_lab_up 20
 thin_sysctls_off
 ip netns exec $S sysctl -q -w net.sctp.path_max_retrans=2 net.sctp.hb_interval=1000 \
 	net.sctp.rto_max=3000
@@ -136,14 +110,14 @@ sample() {
 		/proc/net/sctp/remaddr
 }
 cut_ns=$(date +%s%N)
-path_netem 0 loss 100%
+thin_mh_netem 0 loss 100%
 echo "# path 1 cut"
 while [ $(($(date +%s%N) - cut_ns)) -lt $((DUR * 1000000000)) ]; do
 	sample >>"$OUT/outage.states"
 	sleep 0.1
 done
 heal_ns=$(date +%s%N)
-path_netem 0
+thin_mh_netem 0
 echo "# path 1 healed after $(((heal_ns - cut_ns) / 1000000)) ms"
 # Up to 10 s of samples (a count of samples covered only 3.2 s in a busy
 # guest, and failed stock and thin alike).
@@ -200,7 +174,7 @@ for f in "${FLOWS[@]}"; do
 		"$1: delivery goes on over path 2 during the outage ($early/$nmsg before the heal; longest latency $maxlat ms)"
 	echo "# multihome-$1: failover_s=$tfail max_latency_ms=$maxlat delivered_in_outage=$early/$nmsg recovered_s=$tback"
 done
-mh_down
+thin_mh_lab_down
 trap - EXIT
 check 'thin_objects_zero 15' "no thin-sctp object left ($(cat /sys/module/sctp/parameters/thin_objects))"
 thin_done

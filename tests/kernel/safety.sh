@@ -49,11 +49,8 @@
 . "$(dirname "$0")/lib.sh"
 STOCK=0
 [ "${THIN_MODE:-ours}" = stock ] && STOCK=1
-GEN=$TOP/build/tools/thin-gen
-OUT=${THIN_OUT:-/tmp}/safety
-rm -rf "$OUT"
-mkdir -p "$OUT"
-[ -x "$GEN" ] || { not_ok "$GEN missing (make tests)"; thin_done; exit 1; }
+thin_out safety
+thin_need_gen
 D=50
 ON="thin_rto_min=200 thin_restart_timer=1 thin_linear_timeouts=1 thin_fast_retransmit=1 thin_sack_immediately=1 thin_rdb=1"
 OUTAGE1=${SAFETY_OUTAGE1:-10}
@@ -65,30 +62,6 @@ FLOWS="stock"
 [ $STOCK = 0 ] && FLOWS="thin stock"
 # The bulk lab's namespaces (lib.sh's S E R are the outage lab's).
 BS=${LAB}bs BE=${LAB}be BR=${LAB}br
-
-# lib.sh's lab (in $S $E $R) minus the NFQUEUE rule; offloads untouched.
-# $1: one-way delay (ms).
-safety_lab_up() {
-	local d=$1 ns l
-	for ns in $S $E $R; do ip netns add $ns; ip -n $ns link set lo up; done
-	ip link add s0 netns $S type veth peer name e0 netns $E
-	ip link add r0 netns $R type veth peer name e1 netns $E
-	ip -n $S addr add 10.0.1.1/24 dev s0
-	ip -n $E addr add 10.0.1.2/24 dev e0
-	ip -n $E addr add 10.0.2.2/24 dev e1
-	ip -n $R addr add 10.0.2.1/24 dev r0
-	for l in "$S s0" "$E e0" "$E e1" "$R r0"; do
-		set -- $l
-		ip -n "$1" link set "$2" up
-	done
-	ip -n $S route add default via 10.0.1.2
-	ip -n $R route add default via 10.0.2.2
-	ip netns exec $E sysctl -q -w net.ipv4.ip_forward=1
-	thin_lab_netem fwd delay "${d}ms" limit 10000
-	thin_lab_netem rev delay "${d}ms" limit 10000
-}
-# Both directions: $@ netem options.
-netem_both() { thin_lab_netem fwd "$@"; thin_lab_netem rev "$@"; }
 
 PIDS=""
 cleanup() {
@@ -272,9 +245,9 @@ part_outage() {
 		len=$OUTAGE1
 		[ $k = 2 ] && len=$OUTAGE2
 		O[$k]=$(now_ms)
-		netem_both delay ${D}ms loss 100% limit 10000
+		thin_lab_netem both delay ${D}ms loss 100% limit 10000
 		sleep "$len"
-		netem_both delay ${D}ms limit 10000
+		thin_lab_netem both delay ${D}ms limit 10000
 		H[$k]=$(now_ms)
 		# Wait for both to deliver the backlog (stock: at its next
 		# T3-rtx after the heal, up to the backed-off RTO, 60 s).
@@ -326,16 +299,20 @@ part_outage() {
 #    must abort, stock's 2-15 s after the cut.
 #    a. pf_enable 0: T3-rtx alone counts errors, on a schedule without
 #       chance (RTO fixed at 1 s).  On a counted expiry thin takes stock's
-#       schedule (V(k) in thin.c), so it aborts at stock's time or up to
-#       one thin RTO (200 ms) later.  Checked: median(on) >= median(off) -
-#       TOL and min(on) >= min(off) - TOL, TOL 80 ms: the timer wheel
-#       (stock's 1 s timer, 250 jiffies ahead, expires on an 8-jiffy, 32 ms
-#       grid, rounded up; thin reaches the same nominal time through a
-#       shorter timer, 1-jiffy grid: up to 32 ms before stock's), a jiffy
-#       (4 ms), and reading the notification (a busy TCG guest runs a
-#       20 ms timer up to 36 ms late at p99: mhfail.sh): 32 + 4 + 40.  The
-#       old rule (every thin expiry counted, 200 ms apart) aborts about
-#       3 s early, one uncounted-too-early strike 0.8 s early.
+#       schedule (V(k) in thin_timer.c), so it aborts at stock's time or
+#       up to one thin RTO (200 ms) later.  Checked: median(on) >=
+#       median(off) - TOL and min(on) >= min(off) - TOL, TOL the
+#       measurement error: the timer wheel (stock's 1 s timer, 250
+#       jiffies ahead, expires on an 8-jiffy, 32 ms grid, rounded up; thin
+#       reaches the same nominal time through a shorter timer, 1-jiffy
+#       grid: up to 32 ms before stock's), a jiffy (4 ms), and reading the
+#       notification: how late the guest ran a 20 ms timer, p99 over the
+#       run (thin_late_start; a quiet TCG guest: 11-36 ms, one busy with 3
+#       more VMs on the 2 cores: 100 and more, seen 94 ms between two
+#       medians there).  TOL = 36 ms + that p99; above 400 ms the guest is
+#       too slow to tell the rules apart and the check fails.  The old
+#       rule (every thin expiry counted, 200 ms apart) aborts about 3 s
+#       early, one uncounted-too-early strike 0.8 s early.
 #    b. pf_enable 1 (6.1's default): the path's heartbeats also count,
 #       sent every RTO/2 + random(RTO) (sctp_transport_timeout(),
 #       sctp_transport_reset_hb_timer()), on stock's RTO in both variants
@@ -363,7 +340,7 @@ abort_times() {
 # $1: run label, $2: pf_enable, $3: 1 to demand a heartbeat at the cut,
 # $4 $5: ports.
 telecom() {
-	local run=$1 pf=$2 hb=$3 pt=$4 ps=$5 fl cut n med min r z what on_opts=""
+	local run=$1 pf=$2 hb=$3 pt=$4 ps=$5 fl cut n med min r z what late late_max tol on_opts=""
 	what="pf_enable $pf"
 	[ "$hb" = 1 ] && what="$what, heartbeat outstanding"
 	sender_sysctls association_max_retrans=4 path_max_retrans=2 rto_initial=1000 \
@@ -377,10 +354,11 @@ telecom() {
 	# shellcheck disable=SC2046
 	wait_assocs $([ $STOCK = 0 ] && echo "$pt") "$ps" || not_ok "telecom $run: associations up"
 	sampler_start "$OUT/telecom$run.samples"
+	thin_late_start "$OUT/telecom$run.late"
 	touch "$OUT/go$run"
 	sleep 3
 	cut=$(now_ns)
-	netem_both delay ${D}ms loss 100% limit 10000
+	thin_lab_netem both delay ${D}ms loss 100% limit 10000
 	[ "$hb" = 1 ] && for fl in $FLOWS; do eval "kill -USR1 \$PID_$run$fl"; done
 	# Until every association has aborted (at most 30 s).
 	while :; do
@@ -390,8 +368,13 @@ telecom() {
 		sleep 0.2
 	done
 	sampler_stop
+	kill "$THIN_LATE" 2>/dev/null
+	wait "$THIN_LATE" 2>/dev/null
+	read -r late_max late < <(thin_late_stats "$OUT/telecom$run.late" "$cut" 30)
+	tol=$(thin_calc '36 + l' l="$late")
+	echo "# telecom $run: guest timer lateness after the cut: max ${late_max:-?} ms, p99 ${late:-?} ms; tolerance ${tol:-?} ms"
 	for fl in $FLOWS; do eval "kill \$PID_$run$fl \$SINK_$run$fl" 2>/dev/null; done
-	netem_both delay ${D}ms limit 10000
+	thin_lab_netem both delay ${D}ms limit 10000
 	for fl in $FLOWS; do
 		abort_times "$OUT/$run$fl.ev" "$cut" >"$OUT/$run$fl.aborts"
 		read -r n med min _ < <(thin_stats <"$OUT/$run$fl.aborts")
@@ -406,8 +389,8 @@ telecom() {
 	check '[ "${ST_thin[0]}" = "$TELECOM_N" ]' \
 		"telecom $run ($what)/on: every association aborts (${ST_thin[0]} of $TELECOM_N)"
 	if [ "$pf" = 0 ]; then
-		check_num "telecom $run ($what)/on: aborts no earlier than off - 80 ms (median on ${ST_thin[1]} off ${ST_stock[1]}, min on ${ST_thin[2]} off ${ST_stock[2]} ms)" \
-			'mt >= ms - 80 && nt >= ns - 80' mt="${ST_thin[1]}" ms="${ST_stock[1]}" nt="${ST_thin[2]}" ns="${ST_stock[2]}"
+		check_num "telecom $run ($what)/on: aborts no earlier than off - the measurement error (median on ${ST_thin[1]} off ${ST_stock[1]}, min on ${ST_thin[2]} off ${ST_stock[2]} ms; tolerance ${tol:-?} ms, at most 436)" \
+			'tol <= 436 && mt >= ms - tol && nt >= ns - tol' tol="$tol" mt="${ST_thin[1]}" ms="${ST_stock[1]}" nt="${ST_thin[2]}" ns="${ST_stock[2]}"
 	else
 		z=$(thin_mw_z "$OUT/${run}thin.aborts" "$OUT/${run}stock.aborts")
 		check_num "telecom $run ($what)/on: aborts not earlier than off by rank (Mann-Whitney z ${z:-none} < 3.09; median on ${ST_thin[1]} off ${ST_stock[1]} ms)" \
@@ -465,7 +448,7 @@ s0_tx() {
 bulk() {
 	local label=$1 loss=$2 gso=$3 port=$4 t0 t1 r rc b0 p0 b1 p1 s0 d0 s1 d1 wire avg si_max=0
 	shift 4
-	netem_both delay ${D}ms loss "$loss" limit 10000
+	thin_lab_netem both delay ${D}ms loss "$loss" limit 10000
 	[ "$gso" = off ] && ip netns exec $S ethtool -K s0 gso off tx-sctp-segmentation off >/dev/null 2>&1
 	read -r s0 d0 < <(fwd_pkts)
 	sampler_start "$OUT/$label.samples"
@@ -585,13 +568,13 @@ part_bulk() {
 ########################################################################
 # Bulk (lab 2) in the background while the outages (lab 1) run: neither
 # measures time.  Its lines are printed and counted when it is done.
-safety_lab_up $D
+thin_lab_up $D noqueue
 bulkpid=""
 if want bulk && [ $STOCK = 0 ]; then
 	(
 		S=$BS E=$BE R=$BR
 		THIN_PASS=0 THIN_FAIL=0
-		safety_lab_up $D
+		thin_lab_up $D noqueue
 		part_bulk
 		for p in $PIDS; do kill "$p" 2>/dev/null; done
 		thin_lab_down
