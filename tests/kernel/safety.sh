@@ -327,6 +327,12 @@ part_outage() {
 #       sctp_do_8_2_transport_strike() (patch 0008); stock counts nothing
 #       for the heartbeat until its timer (30 s and more) expires.
 #       Checked as a.
+#    d. as a, but the traffic stops 1 s before the cut and every
+#       association is shut down after it (thin-gen --shutdown-usr2):
+#       SHUTDOWN is retransmitted on T2-shutdown, armed with the path's
+#       RTO, whose expiries count (RFC 9260 9.2); thin's RTO is its 200 ms
+#       RTOmin there, stock's 1 s, and T2 must run on stock's
+#       (sctp_thin_ctl_rto()).  Checked as a.
 #    SAFETY_TELECOM_THIN=none runs stock against stock (the sanity check
 #    of the tolerances); SAFETY_TELECOM_ASSOCS sets TELECOM_N (16).
 TELECOM_N=${SAFETY_TELECOM_ASSOCS:-16}
@@ -337,29 +343,38 @@ abort_times() {
 		$3 == "assoc" && $4 == "COMM_LOST" && !($2 in t) { t[$2] = ($1 - c) / 1e6 }
 		END { for (i = 0; i < n; i++) print (i in t) ? sprintf("%.0f", t[i]) : "-" }' "$1"
 }
-# $1: run label, $2: pf_enable, $3: 1 to demand a heartbeat at the cut,
-# $4 $5: ports.
+# $1: run label, $2: pf_enable, $3: "-", "hb" (a heartbeat demanded at
+# the cut) or "shut" (traffic stopped 1 s before the cut, every
+# association shut down after it), $4 $5: ports.
 telecom() {
-	local run=$1 pf=$2 hb=$3 pt=$4 ps=$5 fl cut n med min r z what late late_max tol on_opts=""
+	local run=$1 pf=$2 mode=$3 pt=$4 ps=$5 fl cut n med min r z what late late_max tol on_opts=""
 	what="pf_enable $pf"
-	[ "$hb" = 1 ] && what="$what, heartbeat outstanding"
+	[ "$mode" = hb ] && what="$what, heartbeat outstanding"
+	[ "$mode" = shut ] && what="$what, T2-shutdown"
 	sender_sysctls association_max_retrans=4 path_max_retrans=2 rto_initial=1000 \
 		rto_min=1000 rto_max=1000 pf_enable="$pf" $ON
 	[ "${SAFETY_TELECOM_THIN:-}" = none ] && on_opts="--thin none"
 	# shellcheck disable=SC2086
 	[ $STOCK = 0 ] && SINK_N=$TELECOM_N flow_start "${run}thin" "$pt" "go$run" \
-		--assocs "$TELECOM_N" --events "$OUT/${run}thin.ev" --heartbeat-usr1 $on_opts
+		--assocs "$TELECOM_N" --events "$OUT/${run}thin.ev" --heartbeat-usr1 \
+		--shutdown-usr2 $on_opts
 	SINK_N=$TELECOM_N flow_start "${run}stock" "$ps" "go$run" --thin none \
-		--assocs "$TELECOM_N" --events "$OUT/${run}stock.ev" --heartbeat-usr1
+		--assocs "$TELECOM_N" --events "$OUT/${run}stock.ev" --heartbeat-usr1 \
+		--shutdown-usr2
 	# shellcheck disable=SC2046
 	wait_assocs $([ $STOCK = 0 ] && echo "$pt") "$ps" || not_ok "telecom $run: associations up"
 	sampler_start "$OUT/telecom$run.samples"
 	thin_late_start "$OUT/telecom$run.late"
 	touch "$OUT/go$run"
 	sleep 3
+	if [ "$mode" = shut ]; then
+		for fl in $FLOWS; do eval "kill -USR2 \$PID_$run$fl"; done
+		sleep 1
+	fi
 	cut=$(now_ns)
 	thin_lab_netem both delay ${D}ms loss 100% limit 10000
-	[ "$hb" = 1 ] && for fl in $FLOWS; do eval "kill -USR1 \$PID_$run$fl"; done
+	[ "$mode" = hb ] && for fl in $FLOWS; do eval "kill -USR1 \$PID_$run$fl"; done
+	[ "$mode" = shut ] && for fl in $FLOWS; do eval "kill -USR2 \$PID_$run$fl"; done
 	# Until every association has aborted (at most 30 s).
 	while :; do
 		n=$(cat "$OUT/${run}thin.ev" "$OUT/${run}stock.ev" 2>/dev/null | grep -c ' assoc COMM_LOST ')
@@ -400,9 +415,10 @@ telecom() {
 part_telecom() {
 	local t
 	t=$(now_ms)
-	telecom a 0 0 7011 7012
-	telecom b 1 0 7013 7014
-	telecom c 0 1 7015 7016
+	telecom a 0 - 7011 7012
+	telecom b 1 - 7013 7014
+	telecom c 0 hb 7015 7016
+	telecom d 0 shut 7017 7018
 	echo "# part telecom: $(( ($(now_ms) - t) / 1000 )) s"
 }
 
