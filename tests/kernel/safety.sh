@@ -332,7 +332,11 @@ part_outage() {
 #       SHUTDOWN is retransmitted on T2-shutdown, armed with the path's
 #       RTO, whose expiries count (RFC 9260 9.2); thin's RTO is its 200 ms
 #       RTOmin there, stock's 1 s, and T2 must run on stock's
-#       (sctp_thin_ctl_rto()).  Checked as a.
+#       (sctp_thin_ctl_rto()).  Checked by the earliest association
+#       only: each sender shuts its associations down one after another,
+#       and the later ones' aborts carry how long that took (seen: 17 ms
+#       more per association in one process than in the other, 115 ms
+#       between the medians, the earliest within 6 ms).
 #    SAFETY_TELECOM_THIN=none runs stock against stock (the sanity check
 #    of the tolerances); SAFETY_TELECOM_ASSOCS sets TELECOM_N (16).
 TELECOM_N=${SAFETY_TELECOM_ASSOCS:-16}
@@ -403,7 +407,10 @@ telecom() {
 	echo "# telecom $run/thin: $r"
 	check '[ "${ST_thin[0]}" = "$TELECOM_N" ]' \
 		"telecom $run ($what)/on: every association aborts (${ST_thin[0]} of $TELECOM_N)"
-	if [ "$pf" = 0 ]; then
+	if [ "$mode" = shut ]; then
+		check_num "telecom $run ($what)/on: aborts no earlier than off - the measurement error (earliest on ${ST_thin[2]} off ${ST_stock[2]} ms, median on ${ST_thin[1]} off ${ST_stock[1]}; tolerance ${tol:-?} ms, at most 436)" \
+			'tol <= 436 && nt >= ns - tol' tol="$tol" nt="${ST_thin[2]}" ns="${ST_stock[2]}"
+	elif [ "$pf" = 0 ]; then
 		check_num "telecom $run ($what)/on: aborts no earlier than off - the measurement error (median on ${ST_thin[1]} off ${ST_stock[1]}, min on ${ST_thin[2]} off ${ST_stock[2]} ms; tolerance ${tol:-?} ms, at most 436)" \
 			'tol <= 436 && mt >= ms - tol && nt >= ns - tol' tol="$tol" mt="${ST_thin[1]}" ms="${ST_stock[1]}" nt="${ST_thin[2]}" ns="${ST_stock[2]}"
 	else
