@@ -87,6 +87,9 @@ check_num() {
 	fi
 }
 
+# Wall-clock ns (CLOCK_REALTIME, as thin-gen --events stamps), without a
+# fork (a busy TCG guest makes forks slow).
+now_ns() { local t=${EPOCHREALTIME/./}; echo "${t}000"; }
 # Statistics of the numbers on stdin, one per line (other lines are
 # ignored): "n median min p75" (p75 by nearest rank), "0 - - -" if none.
 thin_stats() {

@@ -116,8 +116,6 @@ declare -A OPTS=([stock]="--thin none"
 S=tmf$$s R=tmf$$r
 START=$(date +%s)
 
-# Wall-clock ns (CLOCK_REALTIME, as thin-gen's stamps), without a fork.
-now_ns() { local t=${EPOCHREALTIME/./}; echo "${t}000"; }
 
 trap 'thin_mh_lab_down; rm -rf "$FIFO"' EXIT
 

@@ -74,8 +74,6 @@ trap cleanup EXIT
 
 # Wall-clock ms, without a fork (a busy TCG guest makes forks slow).
 now_ms() { local t=${EPOCHREALTIME/./}; echo "${t%???}"; }
-# Wall-clock ns (CLOCK_REALTIME, as thin-gen --events stamps).
-now_ns() { local t=${EPOCHREALTIME/./}; echo "${t}000"; }
 START=$(now_ms)
 # Prefix each line of stdin with the time (ms) it was read.
 stamp() { local l; while IFS= read -r l; do printf '%s %s\n' "$(now_ms)" "$l"; done; }
