@@ -17,10 +17,12 @@
  * here (<net/sctp/thin_compat.h>).
  */
 
+#include <linux/capability.h>
 #include <linux/slab.h>
 #include <linux/sysctl.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
+#include <linux/user_namespace.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/sctp/sctp.h>
@@ -45,7 +47,9 @@ struct sctp_thin_net {
 	int rdb;
 	int rdb_max_bytes;	/* 0 = MTU-bound */
 	int rdb_max_packets;
-	/* Bounds for sockets without CAP_NET_ADMIN over the netns. */
+	/* Bounds for sockets without CAP_NET_ADMIN in the initial user
+	 * namespace (sctp_thin_loosens()).
+	 */
 	int rto_min_floor;	/* ms: lowest stp_rto_min */
 	int lt_ceiling;		/* highest stp_linear_timeouts_max */
 	int guard_required;	/* the congestion guard cannot be dropped */
@@ -63,9 +67,86 @@ static int sctp_thin_lt_max_limit = SCTP_THIN_LT_MAX_LIMIT;
 static int sctp_thin_rdb_bytes_limit = SCTP_THIN_RDB_MAX_BYTES_LIMIT;
 static int sctp_thin_rdb_packets_limit = SCTP_THIN_RDB_MAX_PACKETS;
 
-/* thin_rto_min: 0 (off) or 1 .. net.sctp.rto_max; anything else is
- * -EINVAL and leaves the value unchanged.
+/* Who may go past the bounds (issue 30, containers).
+ *
+ * The bounds (thin_rto_min_floor, thin_linear_timeouts_ceiling,
+ * thin_congestion_guard_required, and thin_rdb_max_bytes and
+ * thin_rdb_max_packets, which bound what a socket asks for RDB) are the
+ * host's: a new netns copies them from init_net (sctp_thin_net_init()).
+ * Going past them needs CAP_NET_ADMIN in the initial user namespace, not
+ * over the netns: the root of an unprivileged container (a user
+ * namespace that owns its netns, as after `unshare -U -r -n`) has
+ * CAP_NET_ADMIN over its netns, and would otherwise set its own bounds.
+ * Where the netns is owned by the initial user namespace (the host's,
+ * `ip netns add`, a container without a user namespace) this is the
+ * capability over the netns, as before.  So, without it:
+ *
+ * - SCTP_THIN asking past a bound is -EPERM (sctp_thin_conf_check());
+ * - writing a bound less strict (a lower floor, a higher ceiling or RDB
+ *   limit, 0 for guard_required or for an RDB byte limit) is -EPERM;
+ *   stricter is allowed;
+ * - writing a setting past a bound (thin_rto_min below the floor,
+ *   thin_linear_timeouts_max above the ceiling, thin_congestion_guard 0
+ *   or higher while the guard is required) is -EPERM;
+ *
+ * and nothing changes.  Switching mechanisms on or off stays free: what
+ * they may do is bounded.  A write of the current value is always
+ * allowed (sysctl -p of the inherited values).
  */
+static bool sctp_thin_loosens(const struct sctp_thin_net *tn,
+			      const int *field, int new_value)
+{
+	int cur = READ_ONCE(*field);
+
+	if (new_value == cur)
+		return false;
+	if (field == &tn->rto_min)
+		return new_value && new_value < READ_ONCE(tn->rto_min_floor);
+	if (field == &tn->linear_timeouts_max)
+		return new_value > READ_ONCE(tn->lt_ceiling);
+	if (field == &tn->congestion_guard)
+		return READ_ONCE(tn->guard_required) &&
+		       (!new_value || new_value > cur);
+	if (field == &tn->rdb_max_bytes)	/* 0: bounded by the MTU only */
+		return cur && (!new_value || new_value > cur);
+	if (field == &tn->rdb_max_packets || field == &tn->lt_ceiling)
+		return new_value > cur;
+	if (field == &tn->rto_min_floor || field == &tn->guard_required)
+		return new_value < cur;
+	return false;
+}
+
+/* A bounded sysctl: out of [@min, @max] is -EINVAL, loosening the bounds
+ * without CAP_NET_ADMIN in the initial user namespace -EPERM; either way
+ * the value and the file position stay unchanged.
+ */
+static int sctp_thin_proc_bounded(struct sctp_thin_net *tn, int *field,
+				  void *min, void *max, int write,
+				  void *buffer, size_t *lenp, loff_t *ppos)
+{
+	loff_t pos = *ppos;
+	struct ctl_table tbl;
+	int new_value, ret;
+
+	memset(&tbl, 0, sizeof(tbl));
+	tbl.maxlen = sizeof(int);
+	tbl.data = write ? &new_value : field;
+	tbl.extra1 = min;
+	tbl.extra2 = max;
+
+	ret = proc_dointvec_minmax(&tbl, write, buffer, lenp, ppos);
+	if (!write || ret)
+		return ret;
+	if (sctp_thin_loosens(tn, field, new_value) &&
+	    !ns_capable(&init_user_ns, CAP_NET_ADMIN)) {
+		*ppos = pos;
+		return -EPERM;
+	}
+	WRITE_ONCE(*field, new_value);
+	return 0;
+}
+
+/* thin_rto_min: 0 (off) or 1 .. net.sctp.rto_max. */
 static int sctp_thin_proc_rto_min(SCTP_THIN_CTL_CONST struct ctl_table *ctl,
 				  int write, void *buffer, size_t *lenp,
 				  loff_t *ppos)
@@ -73,20 +154,35 @@ static int sctp_thin_proc_rto_min(SCTP_THIN_CTL_CONST struct ctl_table *ctl,
 	struct sctp_thin_net *tn = container_of(ctl->data, struct sctp_thin_net,
 						rto_min);
 	unsigned int max = tn->net->sctp.rto_max;
-	struct ctl_table tbl;
-	int new_value, ret;
 
-	memset(&tbl, 0, sizeof(tbl));
-	tbl.maxlen = sizeof(unsigned int);
-	tbl.data = write ? &new_value : &tn->rto_min;
-	tbl.extra1 = SYSCTL_ZERO;
-	tbl.extra2 = &max;
-
-	ret = proc_dointvec_minmax(&tbl, write, buffer, lenp, ppos);
-	if (write && ret == 0)
-		tn->rto_min = new_value;
-	return ret;
+	return sctp_thin_proc_bounded(tn, &tn->rto_min, SYSCTL_ZERO, &max,
+				      write, buffer, lenp, ppos);
 }
+
+/* The other bounded sysctls: the range is the entry's extra1 .. extra2;
+ * ctl->data is &tn->member.
+ */
+#define SCTP_THIN_PROC_BOUNDED(name, member)				\
+static int sctp_thin_proc_##name(SCTP_THIN_CTL_CONST struct ctl_table *ctl, \
+				 int write, void *buffer, size_t *lenp,	\
+				 loff_t *ppos)				\
+{									\
+	struct sctp_thin_net *tn = container_of(ctl->data,		\
+						struct sctp_thin_net,	\
+						member);		\
+									\
+	return sctp_thin_proc_bounded(tn, ctl->data, ctl->extra1,	\
+				      ctl->extra2, write, buffer, lenp,	\
+				      ppos);				\
+}
+
+SCTP_THIN_PROC_BOUNDED(lt_max, linear_timeouts_max)
+SCTP_THIN_PROC_BOUNDED(guard, congestion_guard)
+SCTP_THIN_PROC_BOUNDED(rdb_max_bytes, rdb_max_bytes)
+SCTP_THIN_PROC_BOUNDED(rdb_max_packets, rdb_max_packets)
+SCTP_THIN_PROC_BOUNDED(floor, rto_min_floor)
+SCTP_THIN_PROC_BOUNDED(ceiling, lt_ceiling)
+SCTP_THIN_PROC_BOUNDED(guard_required, guard_required)
 
 static const struct ctl_table sctp_thin_sysctl_template[] = {
 	{
@@ -116,7 +212,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_linear_timeouts_max",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_lt_max,
 		.extra1		= SYSCTL_ONE,
 		.extra2		= &sctp_thin_lt_max_limit,
 	},
@@ -140,7 +236,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_congestion_guard",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_guard,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE_HUNDRED,
 	},
@@ -164,7 +260,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_rdb_max_bytes",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_rdb_max_bytes,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= &sctp_thin_rdb_bytes_limit,
 	},
@@ -172,7 +268,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_rdb_max_packets",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_rdb_max_packets,
 		.extra1		= SYSCTL_ONE,
 		.extra2		= &sctp_thin_rdb_packets_limit,
 	},
@@ -180,7 +276,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_rto_min_floor",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_floor,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_INT_MAX,
 	},
@@ -188,7 +284,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_linear_timeouts_ceiling",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_ceiling,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= &sctp_thin_lt_max_limit,
 	},
@@ -196,7 +292,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_congestion_guard_required",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_guard_required,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
@@ -259,15 +355,44 @@ static void sctp_thin_sysctl_unregister(struct sctp_thin_net *tn)
 }
 #endif
 
+/* A new netns starts with init_net's settings and bounds, copied at
+ * creation, as it gets init_net's TCP congestion control (tcp_sk_init()):
+ * a container gets the host's mechanisms and stays within the host's
+ * bounds.  Later changes of init_net's values do not propagate.
+ * init_net's are initialised first (it heads net_namespace_list).
+ */
+static void sctp_thin_net_inherit(struct sctp_thin_net *tn,
+				  const struct sctp_thin_net *host)
+{
+	tn->rto_min = READ_ONCE(host->rto_min);
+	tn->restart_timer = READ_ONCE(host->restart_timer);
+	tn->linear_timeouts = READ_ONCE(host->linear_timeouts);
+	tn->linear_timeouts_max = READ_ONCE(host->linear_timeouts_max);
+	tn->fast_retransmit = READ_ONCE(host->fast_retransmit);
+	tn->loss_estimation = READ_ONCE(host->loss_estimation);
+	tn->congestion_guard = READ_ONCE(host->congestion_guard);
+	tn->sack_immediately = READ_ONCE(host->sack_immediately);
+	tn->rdb = READ_ONCE(host->rdb);
+	tn->rdb_max_bytes = READ_ONCE(host->rdb_max_bytes);
+	tn->rdb_max_packets = READ_ONCE(host->rdb_max_packets);
+	tn->rto_min_floor = READ_ONCE(host->rto_min_floor);
+	tn->lt_ceiling = READ_ONCE(host->lt_ceiling);
+	tn->guard_required = READ_ONCE(host->guard_required);
+}
+
 static int __net_init sctp_thin_net_init(struct net *net)
 {
 	struct sctp_thin_net *tn = sctp_thin_pernet(net);
 
-	/* Every mechanism off by default; loss estimation on, so that
-	 * switching a mechanism on gets the paper's detection (5.1), and
-	 * the congestion guard on, so that it stays fair (7.4).
-	 */
 	tn->net = net;
+	if (!net_eq(net, &init_net)) {
+		sctp_thin_net_inherit(tn, sctp_thin_pernet(&init_net));
+		return sctp_thin_sysctl_register(tn);
+	}
+	/* init_net: every mechanism off by default; loss estimation on, so
+	 * that switching a mechanism on gets the paper's detection (5.1),
+	 * and the congestion guard on, so that it stays fair (7.4).
+	 */
 	tn->rto_min = 0;
 	tn->restart_timer = 0;
 	tn->linear_timeouts = 0;
@@ -341,8 +466,10 @@ void sctp_thin_sock_init(struct sock *sk)
 
 /* Socket options.  Bad input is -EINVAL; asking past the netns bounds
  * (thin_rto_min_floor, thin_linear_timeouts_ceiling,
- * thin_congestion_guard_required) without CAP_NET_ADMIN over the netns is
- * -EPERM.  Either way nothing changes.
+ * thin_congestion_guard_required, the RDB limits) without CAP_NET_ADMIN
+ * in the initial user namespace is -EPERM (see sctp_thin_loosens(): not
+ * over the netns, which a container's root has).  Either way nothing
+ * changes.
  */
 static int sctp_thin_conf_check(struct sock *sk,
 				const struct sctp_thin_params *p)
@@ -378,7 +505,7 @@ static int sctp_thin_conf_check(struct sock *sk,
 	    (p->stp_flags & SCTP_THIN_MECHANISMS) &&
 	    !(p->stp_flags & SCTP_THIN_CONGESTION_GUARD))
 		past = true;
-	if (past && !ns_capable(sock_net(sk)->user_ns, CAP_NET_ADMIN))
+	if (past && !ns_capable(&init_user_ns, CAP_NET_ADMIN))
 		return -EPERM;
 	return 0;
 }

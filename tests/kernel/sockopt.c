@@ -4,8 +4,10 @@
  * settings (RFC 6458 assoc_id rules), bad input, and the counters.
  *
  * Usage: sockopt PORT    (prints TAP-like lines and "N passed, M failed")
- *        sockopt bounds priv|unpriv PORT   the netns bounds for sockets
- *                                          without CAP_NET_ADMIN (EPERM)
+ *        sockopt bounds priv|unpriv|userns PORT   the netns bounds for
+ *                         sockets without CAP_NET_ADMIN in the initial
+ *                         user namespace (EPERM); userns: with it over
+ *                         the netns only (a container's root)
  */
 #include <errno.h>
 #include <stddef.h>
@@ -549,13 +551,16 @@ static void check_bounds_on(int fd, const char *what, int priv, int floor)
 	      "%s: every mechanism off (no guard needed) accepted", what);
 }
 
-/* bounds MODE PORT: MODE "priv" (CAP_NET_ADMIN over the netns expected)
- * or "unpriv" (not); FLOOR is read from the sysctl.
+/* bounds MODE PORT: MODE "priv" (CAP_NET_ADMIN in the initial user
+ * namespace expected), "unpriv" (none) or "userns" (over the netns only:
+ * the root of a user namespace that owns the netns, whom the bounds bind
+ * as well); FLOOR is read from the sysctl.
  */
 static void test_bounds(const char *mode, int port)
 {
-	struct sockaddr_in a = addr(port);
 	int priv = !strcmp(mode, "priv"), floor, mark = 1, lfd, cfd, sfd, rc;
+	int netadmin = priv || !strcmp(mode, "userns");
+	struct sockaddr_in a = addr(port);
 
 	floor = read_sysctl("thin_rto_min_floor");
 	CHECK(floor >= 0 && read_sysctl("thin_linear_timeouts_ceiling") == 6 &&
@@ -568,9 +573,9 @@ static void test_bounds(const char *mode, int port)
 	CHECK(lfd >= 0, "bounds: one-to-one socket (uid %d)", (int)getuid());
 	errno = 0;
 	rc = setsockopt(lfd, SOL_SOCKET, SO_MARK, &mark, sizeof(mark));
-	CHECK(priv ? rc == 0 : rc < 0 && errno == EPERM,
+	CHECK(netadmin ? rc == 0 : rc < 0 && errno == EPERM,
 	      "bounds: %s CAP_NET_ADMIN over the netns (SO_MARK: %s)",
-	      priv ? "with" : "without", rc ? strerror(errno) : "allowed");
+	      netadmin ? "with" : "without", rc ? strerror(errno) : "allowed");
 	check_bounds_on(lfd, "socket", priv, floor);
 
 	/* The same on a live association. */
