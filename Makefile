@@ -92,9 +92,13 @@ install: modules
 uninstall:
 	@scripts/install-modules.sh uninstall $(KVER)
 
+# The preset, and the hooks that apply it however sctp loads (a modprobe
+# install command, a udev rule; docs/install.md).
 install-sysctl:
 	install -D -m 0644 sysctl/90-thin-sctp.conf /etc/sysctl.d/90-thin-sctp.conf
-	@echo "installed /etc/sysctl.d/90-thin-sctp.conf (applies when sctp loads)"
+	install -D -m 0644 modprobe.d/thin-sctp.conf /etc/modprobe.d/thin-sctp.conf
+	install -D -m 0644 udev/60-thin-sctp.rules /etc/udev/rules.d/60-thin-sctp.rules
+	@echo "installed /etc/sysctl.d/90-thin-sctp.conf (applies when sctp loads: /etc/modprobe.d/thin-sctp.conf, /etc/udev/rules.d/60-thin-sctp.rules)"
 
 patches: prepare
 	@scripts/export-patches.sh $(KVER) $(BUILD) $(TOP)/out/patches/$(KVER)
