@@ -8,6 +8,9 @@
 #   make deps [KVER=...]   install what the build and tests (of KVER) need
 #   make install           install into /lib/modules/$KVER/updates + depmod
 #   make uninstall         remove them again
+#   make deb               thin-sctp-dkms_<version>_all.deb (DKMS) and
+#                          thin-sctp-tools_<version>_<arch>.deb, lintian
+#                          (scripts/make-deb.sh; docs/install.md)
 #   make patches           export the change as an upstream patch series
 #   make style             checkpatch --strict on our C files and patches
 #   make check             every test layer, ends with "N passed, M failed"
@@ -57,7 +60,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(TREE)/net/sctp \
 
 .PHONY: tests all modules prepare install uninstall dkms-install patches style \
 	sparse w1 check check-kernel print-kver unit vm-check regress demo clean deps kernels install-sysctl \
-	experiment bench-overhead bench-fairness bench-scale bench-rdb soak mutants
+	experiment bench-overhead bench-fairness bench-scale bench-rdb soak mutants deb
 
 all: modules
 
@@ -99,6 +102,10 @@ install-sysctl:
 	install -D -m 0644 modprobe.d/thin-sctp.conf /etc/modprobe.d/thin-sctp.conf
 	install -D -m 0644 udev/60-thin-sctp.rules /etc/udev/rules.d/60-thin-sctp.rules
 	@echo "installed /etc/sysctl.d/90-thin-sctp.conf (applies when sctp loads: /etc/modprobe.d/thin-sctp.conf, /etc/udev/rules.d/60-thin-sctp.rules)"
+
+# Debian packages (docs/install.md).
+deb:
+	@scripts/make-deb.sh
 
 patches: prepare
 	@scripts/export-patches.sh $(KVER) $(BUILD) $(TOP)/out/patches/$(KVER)

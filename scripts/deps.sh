@@ -37,6 +37,15 @@ if [ -n "$missing" ]; then
 	apt-get install -y -q --no-install-recommends $missing
 fi
 
+# make deb: the build dependencies in debian/control (debhelper, dh-dkms).
+if ! dpkg-checkbuilddeps "$TOP/debian/control" >/dev/null 2>&1; then
+	[ "$(id -u)" = 0 ] || { echo "deps: need root to install the build dependencies of debian/control" >&2; exit 1; }
+	echo "deps: installing the build dependencies of debian/control"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	apt-get build-dep -y -q --no-install-recommends "$TOP"
+fi
+
 # The three kernel packages must be one Debian version.
 kver=$(ls -d /usr/src/linux-headers-6.1.0-*-amd64 | sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)
 for p in "linux-image-$kver" "linux-headers-$kver" linux-source-6.1; do
