@@ -38,15 +38,46 @@ step regress tests/regress/run
 # ours, ours with every mechanism on).  The full
 # suite on one of them: make check-kernel KVER=...  A line whose packages
 # are not installed (make deps KVER=...) is skipped, not failed.
+#
+# Each line runs on the release make deps resolved for it (build/kernels:
+# the newest Debian's archive offers, scripts/kernel-resolve.sh); a line
+# whose kernel cannot be had, or was not installed, fails here, in the
+# summary.  Without build/kernels (no deps step ran): the newest release
+# of the line installed here.
 primary=$(make -s --no-print-directory print-kver)
 primary_line=$(scripts/kernel-line.sh "$primary" | cut -d' ' -f1)
 buildable=$(scripts/kernel-line.sh --list)
+# no_kernel NAME WHY: a kernel line that cannot be tested: one failure.
+no_kernel() {
+	want "$1" || return 0
+	echo "=== $1: FAIL: $2"
+	failed=$((failed + 1))
+	summary+=("$(printf '%-10s FAIL: no kernel: %s' "$1" "$2")")
+}
 for line in $(scripts/kernel-line.sh --lines); do
 	[ "$line" = "$primary_line" ] && continue
 	rel=""
-	for r in $buildable; do
-		[ "$(scripts/kernel-line.sh "$r" 2>/dev/null | cut -d' ' -f1)" = "$line" ] && rel=$r
-	done
+	if [ -f build/kernels ]; then
+		read -r _ rel why < <(awk -v l="$line" '$1 == l' build/kernels)
+		if [ -z "$rel" ]; then
+			skip "k$line" "not asked for (THIN_KERNELS)"
+			continue
+		fi
+		if [ "$rel" = - ]; then
+			no_kernel "k$line" "$why"
+			continue
+		fi
+		if ! grep -qxF "$rel" <<<"$buildable"; then
+			no_kernel "k$line" "$rel (resolved by make deps) cannot be built here (make deps KVER=$rel)"
+			continue
+		fi
+		echo "=== k$line: $rel (the newest $line release, build/kernels)"
+	fi
+	if [ -z "$rel" ]; then
+		for r in $buildable; do
+			[ "$(scripts/kernel-line.sh "$r" 2>/dev/null | cut -d' ' -f1)" = "$line" ] && rel=$r
+		done
+	fi
 	if [ -z "$rel" ]; then
 		skip "k$line" "not installed (make deps KVER=<a $line release>)"
 		continue
