@@ -11,6 +11,9 @@
 #   make deb               thin-sctp-dkms_<version>_all.deb (DKMS) and
 #                          thin-sctp-tools_<version>_<arch>.deb, lintian
 #                          (scripts/make-deb.sh; docs/install.md)
+#   make check-deb         their life cycle on a Debian 12 chroot, booted in
+#                          QEMU: install, on-demand load, remove, purge
+#                          (tests/deb/run, about 25 min)
 #   make patches           export the change as an upstream patch series
 #   make style             checkpatch --strict on our C files and patches
 #   make check             every test layer, ends with "N passed, M failed"
@@ -60,7 +63,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(TREE)/net/sctp \
 
 .PHONY: tests all modules prepare install uninstall dkms-install patches style \
 	sparse w1 check check-kernel print-kver unit vm-check regress demo clean deps kernels install-sysctl \
-	experiment bench-overhead bench-fairness bench-scale bench-rdb soak mutants deb
+	experiment bench-overhead bench-fairness bench-scale bench-rdb soak mutants deb check-deb
 
 all: modules
 
@@ -106,6 +109,9 @@ install-sysctl:
 # Debian packages (docs/install.md).
 deb:
 	@scripts/make-deb.sh
+
+check-deb:
+	@tests/deb/run
 
 patches: prepare
 	@scripts/export-patches.sh $(KVER) $(BUILD) $(TOP)/out/patches/$(KVER)
