@@ -11,6 +11,9 @@
 #   guest.sh insmod OUT     insmod, which bypasses modprobe.d: the udev rule
 #                           applies the preset
 #   guest.sh diag OUT       modprobe sctp_diag loads sctp as its dependency
+#   guest.sh atboot OUT     systemd as init loaded sctp at boot
+#                           (modules-load.d): it is thin-sctp and has the
+#                           preset (systemd-sysctl), and so do new sockets
 #   guest.sh nohook OUT     the control: on demand with the modprobe hook
 #                           masked (the udev rule alone): what the first
 #                           socket gets is recorded, not checked (a race)
@@ -58,10 +61,23 @@ json() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(e
 	echo "udevd: $(pgrep -a systemd-udevd | head -n 1)"
 	echo "modprobe sctp would run: $(modprobe -n --show-depends sctp 2>&1 | tr '\n' ' ')"
 } >"$out/guest-info.txt"
-check '[ ! -d /sys/module/sctp ]' "sctp not loaded at start"
-check 'udevadm control --ping' "udevd runs in the guest"
+if [ "$mode" = atboot ]; then
+	check '[ -d /sys/module/sctp ]' "sctp loaded at boot"
+else
+	check '[ ! -d /sys/module/sctp ]' "sctp not loaded at start"
+fi
+check 'udevadm control --ping' "udevd runs in the guest ($(basename "$(readlink /proc/1/exe)") is init)"
 
 case "$mode" in
+atboot)
+	check '[ "$(readlink /proc/1/exe)" = /usr/lib/systemd/systemd ] || [ "$(readlink /proc/1/exe)" = /lib/systemd/systemd ]' "systemd is init"
+	check 'journalctl -b -u systemd-modules-load --no-pager | grep -q "Inserted module .sctp."' "systemd-modules-load inserted sctp"
+	v=$(cat /sys/module/sctp/version 2>/dev/null)
+	check 'case "$v" in thin-sctp-dkms-*) true ;; *) false ;; esac' "the module loaded at boot is DKMS's thin-sctp: $v"
+	check 'preset_applied' "/proc/sys/net/sctp/thin_* are the preset's after boot"
+	python3 "$here/first-socket.py" >"$out/first-socket.json" 2>"$out/first-socket.err"
+	check '[ "$(json "[\"first_socket\"][\"flags\"]")" = 0x7f ]' "a socket then has the preset: $(json '["first_socket"]')"
+	;;
 nohook)
 	# As an operator masks it: /etc/modprobe.d/thin-sctp.conf -> /dev/null
 	# (the root file system is read-only here: a tmpfs over the directory).
