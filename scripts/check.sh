@@ -75,7 +75,7 @@ for line in $(scripts/kernel-line.sh --lines); do
 			no_kernel "k$line" "$rel (resolved by make deps) cannot be built here (make deps KVER=$rel)"
 			continue
 		fi
-		echo "=== k$line: $rel (the newest $line release, build/kernels)"
+		echo "=== k$line: $rel (make deps's release of the line, build/kernels)"
 	fi
 	if [ -z "$rel" ]; then
 		for r in $buildable; do
