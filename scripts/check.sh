@@ -35,19 +35,18 @@ step vm-stock tests/vm/run --stock --out "$TOP/build/check/vm-stock" -- tests/ke
 step thin-stat tests/vm/run --out "$TOP/build/check/thin-stat" -- bash tests/deb/thin-stat.sh
 step regress tests/regress/run
 
-# The other kernel lines (scripts/kernel-line.sh), each on its newest
-# release installed here: build, load (and the set-up with a lost
-# COOKIE-ACK), the mechanism scenarios on ours and
+# The other kernel lines (scripts/kernel-line.sh): build, load (and the
+# set-up with a lost COOKIE-ACK), the mechanism scenarios on ours and
 # on that kernel's stock module, and the lksctp-tools regression (stock,
 # ours, ours with every mechanism on).  The full
-# suite on one of them: make check-kernel KVER=...  A line whose packages
-# are not installed (make deps KVER=...) is skipped, not failed.
+# suite on one of them: make check-kernel KVER=...
 #
-# Each line runs on the release make deps resolved for it (build/kernels:
-# the newest Debian's archive offers, scripts/kernel-resolve.sh); a line
-# whose kernel cannot be had, or was not installed, fails here, in the
-# summary.  Without build/kernels (no deps step ran): the newest release
-# of the line installed here.
+# Each line runs on the release make deps took for it (build/kernels: the
+# newest Debian's archive offers, scripts/kernel-resolve.sh, or the one
+# THIN_KERNELS named); a line whose kernel cannot be had, or was not
+# installed, fails here, in the summary.  Without build/kernels (no deps
+# step ran): the newest release of the line installed here, a line with
+# none skipped.
 primary=$(make -s --no-print-directory print-kver)
 primary_line=$(scripts/kernel-line.sh "$primary" | cut -d' ' -f1)
 buildable=$(scripts/kernel-line.sh --list)
