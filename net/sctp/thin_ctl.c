@@ -458,7 +458,13 @@ void sctp_thin_sock_init(struct sock *sk)
 		conf->flags |= SCTP_THIN_RDB;
 	conf->rdb_max_bytes = tn->rdb_max_bytes;
 	conf->rdb_max_packets = tn->rdb_max_packets;
-	conf->rto_min = tn->rto_min ? : SCTP_THIN_RTO_MIN_DEFAULT;
+	/* Unset, the paper's 200 ms (5.2), but never below the netns floor:
+	 * SCTP_THIN with stp_rto_min 0 keeps this value, so a lower one
+	 * would let an unprivileged socket under a raised floor.
+	 */
+	conf->rto_min = tn->rto_min ? :
+			max_t(int, SCTP_THIN_RTO_MIN_DEFAULT,
+			      READ_ONCE(tn->rto_min_floor));
 	conf->lt_max = tn->linear_timeouts_max;
 	conf->guard = (tn->congestion_guard ? : SCTP_THIN_GUARD_DEFAULT) *
 		      SCTP_THIN_ONE / 100;

@@ -8,6 +8,7 @@
  *                         sockets without CAP_NET_ADMIN in the initial
  *                         user namespace (EPERM); userns: with it over
  *                         the netns only (a container's root)
+ *        sockopt default        a new socket's rto_min, and the floor
  */
 #include <errno.h>
 #include <stddef.h>
@@ -591,11 +592,48 @@ static void test_bounds(const char *mode, int port)
 	close(lfd);
 }
 
+/* default PORT: a new socket's rto_min is net.sctp.thin_rto_min, or,
+ * where that is 0, 200 ms raised to the netns floor; switching every
+ * mechanism on with stp_rto_min 0 (keep it) is accepted without
+ * privilege and stays at or above the floor.
+ */
+static void test_default_rto_min(void)
+{
+	struct sctp_thin_params p;
+	int fd, rc, floor, want;
+
+	floor = read_sysctl("thin_rto_min_floor");
+	want = read_sysctl("thin_rto_min");
+	if (want == 0)
+		want = floor > 200 ? floor : 200;
+	fd = socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP);
+	CHECK(fd >= 0 && floor > 0, "default: socket (uid %d), floor %d",
+	      (int)getuid(), floor);
+	rc = get_params(fd, 0, &p);
+	CHECK(rc == 0 && p.stp_rto_min == (unsigned int)want,
+	      "default: a new socket's rto_min is %u (want %d: thin_rto_min %d, floor %d)",
+	      p.stp_rto_min, want, read_sysctl("thin_rto_min"), floor);
+	rc = set_params(fd, 0, SCTP_THIN_ALL, 0, 0);
+	CHECK(rc == 0, "default: every mechanism on, rto_min kept: %s",
+	      rc ? strerror(errno) : "accepted");
+	rc = get_params(fd, 0, &p);
+	CHECK(rc == 0 && p.stp_rto_min >= (unsigned int)floor &&
+	      p.stp_rto_min == (unsigned int)want,
+	      "default: in effect: rto_min %u, not below the floor %d",
+	      p.stp_rto_min, floor);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	int port = argc > 1 ? atoi(argv[1]) : 7700;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && !strcmp(argv[1], "default")) {
+		test_default_rto_min();
+		printf("%d passed, %d failed\n", passed, failed);
+		return failed ? 1 : 0;
+	}
 	if (argc > 3 && !strcmp(argv[1], "bounds")) {
 		test_bounds(argv[2], atoi(argv[3]));
 		printf("%d passed, %d failed\n", passed, failed);

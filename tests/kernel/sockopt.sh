@@ -76,5 +76,24 @@ bounds "floor 100, container" userns 7790 "${container[@]}"
 bounds "floor 100, root" priv 7760
 sysctl -q -w net.sctp.thin_rto_min_floor=200
 sysctl -q -w net.sctp.thin_rdb_max_bytes=0
+# A new socket's rto_min with thin_rto_min unset: 200 ms, raised to the
+# floor; every mechanism on with rto_min 0 ("keep") then stays at the
+# floor, unprivileged and in a container (whose netns copies the floor).
+# $1: label, rest: command prefix.
+default_rto() {
+	local label=$1 out
+	shift
+	out=$("$@" "$BIN/sockopt" default 2>&1)
+	echo "$out" | grep -v -E '^[0-9]+ passed' | sed -e "s/^\(not \)\?ok - /&[$label] /"
+	THIN_PASS=$((THIN_PASS + $(echo "$out" | grep -c '^ok')))
+	THIN_FAIL=$((THIN_FAIL + $(echo "$out" | grep -c '^not ok')))
+	echo "$out" | grep -q '^[0-9]* passed, [0-9]* failed$' || not_ok "[$label] sockopt default ran to the end"
+}
+sysctl -q -w net.sctp.thin_rto_min=0
+default_rto "floor 200, nobody" setpriv --reuid=65534 --regid=65534 --clear-groups
+sysctl -q -w net.sctp.thin_rto_min_floor=300
+default_rto "floor 300, nobody" setpriv --reuid=65534 --regid=65534 --clear-groups
+default_rto "floor 300, container" "${container[@]}"
+sysctl -q -w net.sctp.thin_rto_min_floor=200
 check 'thin_objects_zero 10' "every thin object freed after close ($(cat /sys/module/sctp/parameters/thin_objects) left)"
 thin_done
