@@ -84,7 +84,8 @@ default_rto() {
 	local label=$1 out
 	shift
 	out=$("$@" "$BIN/sockopt" default 2>&1)
-	echo "$out" | grep -v -E '^[0-9]+ passed' | sed -e "s/^\(not \)\?ok - /&[$label] /"
+	echo "$out" | grep -v -E '^[0-9]+ passed' |
+		sed -e "s/^not ok - (\([^)]*\)) \(.*\)$/not ok - [$label] \2 (\1)/" -e "s/^ok - /ok - [$label] /"
 	THIN_PASS=$((THIN_PASS + $(echo "$out" | grep -c '^ok')))
 	THIN_FAIL=$((THIN_FAIL + $(echo "$out" | grep -c '^not ok')))
 	echo "$out" | grep -q '^[0-9]* passed, [0-9]* failed$' || not_ok "[$label] sockopt default ran to the end"
