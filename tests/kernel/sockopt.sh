@@ -44,17 +44,23 @@ done
 # (the RDB limit 500 among them).  Host root in a netns it owns (ip netns
 # add) may go past.  Then the floor lowered to 100: an unprivileged
 # rto_min 100 is accepted, 99 is not, in the container too.
-# $1: label, $2: priv|unpriv, $3: port, rest: command prefix.
-bounds() {
-	local label=$1 mode=$2 port=$3 out
-	shift 3
-	out=$("$@" "$BIN/sockopt" bounds "$mode" "$port" 2>&1)
+# $1: label, rest: the command (a prefix, then sockopt and its mode).
+sockopt_labelled() {
+	local label=$1 out
+	shift
+	out=$("$@" 2>&1)
 	# "not ok - (FILE:LINE) TEXT" -> "not ok - [LABEL] TEXT (FILE:LINE)"
 	echo "$out" | grep -v -E '^[0-9]+ passed' |
 		sed -e "s/^not ok - (\([^)]*\)) \(.*\)$/not ok - [$label] \2 (\1)/" -e "s/^ok - /ok - [$label] /"
 	THIN_PASS=$((THIN_PASS + $(echo "$out" | grep -c '^ok')))
 	THIN_FAIL=$((THIN_FAIL + $(echo "$out" | grep -c '^not ok')))
-	echo "$out" | grep -q '^[0-9]* passed, [0-9]* failed$' || not_ok "[$label] sockopt bounds ran to the end"
+	echo "$out" | grep -q '^[0-9]* passed, [0-9]* failed$' || not_ok "[$label] $* ran to the end"
+}
+# $1: label, $2: priv|unpriv, $3: port, rest: command prefix.
+bounds() {
+	local label=$1 mode=$2 port=$3
+	shift 3
+	sockopt_labelled "$label" "$@" "$BIN/sockopt" bounds "$mode" "$port"
 }
 # RDB's netns limits for the bounds: 1 packet (the default), 500 bytes.
 sysctl -q -w net.sctp.thin_rdb_max_bytes=500
@@ -81,14 +87,9 @@ sysctl -q -w net.sctp.thin_rdb_max_bytes=0
 # floor, unprivileged and in a container (whose netns copies the floor).
 # $1: label, rest: command prefix.
 default_rto() {
-	local label=$1 out
+	local label=$1
 	shift
-	out=$("$@" "$BIN/sockopt" default 2>&1)
-	echo "$out" | grep -v -E '^[0-9]+ passed' |
-		sed -e "s/^not ok - (\([^)]*\)) \(.*\)$/not ok - [$label] \2 (\1)/" -e "s/^ok - /ok - [$label] /"
-	THIN_PASS=$((THIN_PASS + $(echo "$out" | grep -c '^ok')))
-	THIN_FAIL=$((THIN_FAIL + $(echo "$out" | grep -c '^not ok')))
-	echo "$out" | grep -q '^[0-9]* passed, [0-9]* failed$' || not_ok "[$label] sockopt default ran to the end"
+	sockopt_labelled "$label" "$@" "$BIN/sockopt" default
 }
 sysctl -q -w net.sctp.thin_rto_min=0
 default_rto "floor 200, nobody" setpriv --reuid=65534 --regid=65534 --clear-groups
