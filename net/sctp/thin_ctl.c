@@ -53,6 +53,7 @@ struct sctp_thin_net {
 	int rto_min_floor;	/* ms: lowest stp_rto_min */
 	int lt_ceiling;		/* highest stp_linear_timeouts_max */
 	int guard_required;	/* the congestion guard cannot be dropped */
+	int pending;		/* copy init_net's at first use */
 };
 
 static unsigned int sctp_thin_net_id __read_mostly;
@@ -60,6 +61,36 @@ static unsigned int sctp_thin_net_id __read_mostly;
 static struct sctp_thin_net *sctp_thin_pernet(const struct net *net)
 {
 	return net_generic(net, sctp_thin_net_id);
+}
+
+static void sctp_thin_net_inherit(struct sctp_thin_net *tn,
+				  const struct sctp_thin_net *host);
+
+/* A netns that already existed when the module loaded was initialised
+ * while init_net still had the defaults: the preset comes a moment later
+ * (the modprobe.d hook's systemd-sysctl, before modprobe returns).  Such
+ * a netns copies init_net's values at its first use instead (its first
+ * socket, or its first thin sysctl read or written), so that a container
+ * whose first SCTP socket loads the module on demand gets the host's
+ * preset, as a container created after the load does.
+ */
+static bool sctp_thin_loading;
+static DEFINE_SPINLOCK(sctp_thin_settle_lock);
+
+static void sctp_thin_net_settle(struct sctp_thin_net *tn)
+{
+	/* Pairs with the release below: a reader that sees 0 sees the
+	 * copied values.
+	 */
+	if (likely(!smp_load_acquire(&tn->pending)))
+		return;
+	spin_lock_bh(&sctp_thin_settle_lock);
+	if (tn->pending) {
+		sctp_thin_net_inherit(tn, sctp_thin_pernet(&init_net));
+		/* The values first, then the flag: see the acquire above. */
+		smp_store_release(&tn->pending, 0);
+	}
+	spin_unlock_bh(&sctp_thin_settle_lock);
 }
 
 #ifdef CONFIG_SYSCTL
@@ -128,6 +159,7 @@ static int sctp_thin_proc_bounded(struct sctp_thin_net *tn, int *field,
 	struct ctl_table tbl;
 	int new_value, ret;
 
+	sctp_thin_net_settle(tn);
 	memset(&tbl, 0, sizeof(tbl));
 	tbl.maxlen = sizeof(int);
 	tbl.data = write ? &new_value : field;
@@ -176,6 +208,23 @@ static int sctp_thin_proc_##name(SCTP_THIN_CTL_CONST struct ctl_table *ctl, \
 				      ppos);				\
 }
 
+/* The on/off switches: 0 or 1, after the netns settled. */
+#define SCTP_THIN_PROC_SWITCH(member)					\
+static int sctp_thin_proc_##member(SCTP_THIN_CTL_CONST struct ctl_table *ctl, \
+				   int write, void *buffer, size_t *lenp, \
+				   loff_t *ppos)			\
+{									\
+	sctp_thin_net_settle(container_of(ctl->data,			\
+					  struct sctp_thin_net, member)); \
+	return proc_dointvec_minmax(ctl, write, buffer, lenp, ppos);	\
+}
+
+SCTP_THIN_PROC_SWITCH(restart_timer)
+SCTP_THIN_PROC_SWITCH(linear_timeouts)
+SCTP_THIN_PROC_SWITCH(fast_retransmit)
+SCTP_THIN_PROC_SWITCH(loss_estimation)
+SCTP_THIN_PROC_SWITCH(sack_immediately)
+SCTP_THIN_PROC_SWITCH(rdb)
 SCTP_THIN_PROC_BOUNDED(lt_max, linear_timeouts_max)
 SCTP_THIN_PROC_BOUNDED(guard, congestion_guard)
 SCTP_THIN_PROC_BOUNDED(rdb_max_bytes, rdb_max_bytes)
@@ -196,7 +245,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_restart_timer",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_restart_timer,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
@@ -204,7 +253,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_linear_timeouts",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_linear_timeouts,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
@@ -220,7 +269,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_fast_retransmit",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_fast_retransmit,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
@@ -228,7 +277,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_loss_estimation",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_loss_estimation,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
@@ -244,7 +293,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_sack_immediately",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_sack_immediately,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
@@ -252,7 +301,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_rdb",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_rdb,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
@@ -359,7 +408,9 @@ static void sctp_thin_sysctl_unregister(struct sctp_thin_net *tn)
  * creation, as it gets init_net's TCP congestion control (tcp_sk_init()):
  * a container gets the host's mechanisms and stays within the host's
  * bounds.  Later changes of init_net's values do not propagate.
- * init_net's are initialised first (it heads net_namespace_list).
+ * init_net's are initialised first (it heads net_namespace_list).  A
+ * netns initialised while the module loads copies them again at its
+ * first use (sctp_thin_net_settle()).
  */
 static void sctp_thin_net_inherit(struct sctp_thin_net *tn,
 				  const struct sctp_thin_net *host)
@@ -387,6 +438,7 @@ static int __net_init sctp_thin_net_init(struct net *net)
 	tn->net = net;
 	if (!net_eq(net, &init_net)) {
 		sctp_thin_net_inherit(tn, sctp_thin_pernet(&init_net));
+		tn->pending = sctp_thin_loading;
 		return sctp_thin_sysctl_register(tn);
 	}
 	/* init_net: every mechanism off by default; loss estimation on, so
@@ -425,7 +477,13 @@ static struct pernet_operations sctp_thin_net_ops = {
 /* From sctp_thin_init() and sctp_thin_exit() (thin.c). */
 int sctp_thin_net_register(void)
 {
-	return register_pernet_subsys(&sctp_thin_net_ops);
+	int err;
+
+	/* The netns that exist now are initialised inside this call. */
+	sctp_thin_loading = true;
+	err = register_pernet_subsys(&sctp_thin_net_ops);
+	sctp_thin_loading = false;
+	return err;
 }
 
 void sctp_thin_net_unregister(void)
@@ -439,6 +497,7 @@ void sctp_thin_sock_init(struct sock *sk)
 	struct sctp_thin_net *tn = sctp_thin_pernet(sock_net(sk));
 	struct sctp_thin_conf *conf = &sctp_sk(sk)->thin_conf;
 
+	sctp_thin_net_settle(tn);
 	conf->flags = 0;
 	if (tn->rto_min)
 		conf->flags |= SCTP_THIN_RTO_MIN;
