@@ -28,6 +28,8 @@ check 'lsmod | grep -q "^sctp_diag "' "modprobe sctp_diag works with ours"
 # unprivileged container (nobody in unshare -U -r -n) whose first socket
 # is the one that loads sctp.  Without the hook the first socket has
 # the defaults (0x30).
+modprobe -r sctp_diag sctp
+check '! lsmod | grep -q "^sctp "' "sctp unloaded before the on-demand loads"
 mkdir -p /run/modprobe.d /run/sysctl.d
 cp "$TOP/modprobe.d/thin-sctp.conf" /run/modprobe.d/
 cp "$TOP/sysctl/90-thin-sctp.conf" /run/sysctl.d/
