@@ -70,7 +70,7 @@ static void sctp_thin_net_inherit(struct sctp_thin_net *tn,
  * while init_net still had the defaults: the preset comes a moment later
  * (the modprobe.d hook's systemd-sysctl, before modprobe returns).  Such
  * a netns copies init_net's values at its first use instead (its first
- * socket, or its first thin sysctl read or written), so that a container
+ * user socket, or its first thin sysctl read or written), so that a container
  * whose first SCTP socket loads the module on demand gets the host's
  * preset, as a container created after the load does.
  */
@@ -497,7 +497,11 @@ void sctp_thin_sock_init(struct sock *sk)
 	struct sctp_thin_net *tn = sctp_thin_pernet(sock_net(sk));
 	struct sctp_thin_conf *conf = &sctp_sk(sk)->thin_conf;
 
-	sctp_thin_net_settle(tn);
+	/* Not for the netns's control socket, which sctp creates while it
+	 * loads, before the preset: its first user socket settles it.
+	 */
+	if (!sk->sk_kern_sock)
+		sctp_thin_net_settle(tn);
 	conf->flags = 0;
 	if (tn->rto_min)
 		conf->flags |= SCTP_THIN_RTO_MIN;
