@@ -39,7 +39,13 @@
 #     counts it (its sctps_recvdupdata), reports it as a duplicate TSN in
 #     its SACKs, and our module, reading those reports, counts as repaired
 #     only the losses a copy repaired (sti_rdb_repaired), not every copy.
+#
+# INTEROP_RUNS: the runs to make (default "off thin rdb netem"; the
+# mutants pick theirs).
 . "$(dirname "$0")/lib.sh"
+RUNS=" ${INTEROP_RUNS:-off thin rdb netem} "
+# $1: a run.  True if it is to be made.
+want() { [ "${RUNS/ $1 /}" != "$RUNS" ]; }
 STOCK=0
 [ "${THIN_MODE:-ours}" = stock ] && STOCK=1
 UDP=9899 D=50
@@ -133,16 +139,19 @@ min() { echo "$1" | awk 'NF { if (!n++ || $1 < m) m = $1 } END { if (n) print m 
 ND=$(echo $DROPS | wc -w)
 
 # ---- off: no mechanism -------------------------------------------------
-run off 7301 "" 40 250 ""
-read -r n_off med_off _ _ <<<"$(sack_stats off 7301)"
-r_off=$(repairs off 7301)
-echo "# off: SACK delay n=$n_off median=$med_off ms; repairs [$(echo $r_off)] ms"
-check_num "off: no I-bit on the wire (control)" 'g == 0' g="$(ibits off 7301)"
-check_num "off: usrsctp holds its SACK for its delayed-SACK timer (median >= 150 ms of $n_off; the control of the I-bit check)" \
-	'n >= 10 && m >= 150' n="$n_off" m="$med_off"
-g=$(min "$r_off")
-check_num "off: each loss repaired after 3 miss indications or T3-rtx (earliest >= 700 ms)" \
-	"g >= 700 && c == $ND" g="$g" c="$(echo "$r_off" | grep -c .)"
+med_off=- r_off=""
+if want off; then
+	run off 7301 "" 40 250 ""
+	read -r n_off med_off _ _ <<<"$(sack_stats off 7301)"
+	r_off=$(repairs off 7301)
+	echo "# off: SACK delay n=$n_off median=$med_off ms; repairs [$(echo $r_off)] ms"
+	check_num "off: no I-bit on the wire (control)" 'g == 0' g="$(ibits off 7301)"
+	check_num "off: usrsctp holds its SACK for its delayed-SACK timer (median >= 150 ms of $n_off; the control of the I-bit check)" \
+		'n >= 10 && m >= 150' n="$n_off" m="$med_off"
+	g=$(min "$r_off")
+	check_num "off: each loss repaired after 3 miss indications or T3-rtx (earliest >= 700 ms)" \
+		"g >= 700 && c == $ND" g="$g" c="$(echo "$r_off" | grep -c .)"
+fi
 
 if [ $STOCK = 1 ]; then
 	g=$(thin_lab_plain_sctp)
@@ -153,56 +162,63 @@ fi
 
 PRESET=$(thin_preset_kv)
 # ---- thin: the preset ----------------------------------------------------
-run thin 7302 "$PRESET" 40 250 ""
-read -r n_thin med_thin _ p75_thin <<<"$(sack_stats thin 7302)"
-r_thin=$(repairs thin 7302)
-echo "# thin: SACK delay n=$n_thin median=$med_thin p75=$p75_thin ms; repairs [$(echo $r_thin)] ms"
-g=$(thin_kv thin sack_immediately)
-check_num "thin: the sender set the I-bit (sti_sack_immediately $g of $(thin_kv thin pkts_sent) packets)" \
-	'g >= 30' g="$g"
-check_num "thin: the I-bit on the wire ($(ibits thin 7302) DATA chunks)" 'g >= 30' g="$(ibits thin 7302)"
-check_num "thin: the I-bit answered at once: usrsctp's SACK leaves within 50 ms (median of $n_thin; off: $med_off ms)" \
-	'n >= 10 && m <= 50' n="$n_thin" m="$med_thin"
-g=$(max "$r_thin")
-check_num "thin: each loss repaired by fast retransmit on the first indication (latest <= 650 ms; off: earliest $(min "$r_off") ms)" \
-	"g <= 650 && c == $ND" g="$g" c="$(echo "$r_thin" | grep -c .)"
-g=$(thin_kv thin fast_rtx)
-check_num "thin: $ND early fast retransmits counted" "g >= $ND" g="$g"
+r_thin=""
+if want thin; then
+	run thin 7302 "$PRESET" 40 250 ""
+	read -r n_thin med_thin _ p75_thin <<<"$(sack_stats thin 7302)"
+	r_thin=$(repairs thin 7302)
+	echo "# thin: SACK delay n=$n_thin median=$med_thin p75=$p75_thin ms; repairs [$(echo $r_thin)] ms"
+	g=$(thin_kv thin sack_immediately)
+	check_num "thin: the sender set the I-bit (sti_sack_immediately $g of $(thin_kv thin pkts_sent) packets)" \
+		'g >= 30' g="$g"
+	check_num "thin: the I-bit on the wire ($(ibits thin 7302) DATA chunks)" 'g >= 30' g="$(ibits thin 7302)"
+	check_num "thin: the I-bit answered at once: usrsctp's SACK leaves within 50 ms (median of $n_thin; off: $med_off ms)" \
+		'n >= 10 && m <= 50' n="$n_thin" m="$med_thin"
+	g=$(max "$r_thin")
+	check_num "thin: each loss repaired by fast retransmit on the first indication (latest <= 650 ms; off: earliest $(min "$r_off") ms)" \
+		"g <= 650 && c == $ND" g="$g" c="$(echo "$r_thin" | grep -c .)"
+	g=$(thin_kv thin fast_rtx)
+	check_num "thin: $ND early fast retransmits counted" "g >= $ND" g="$g"
+fi
 
 # ---- rdb: the preset and redundant data bundling ------------------------
 # Every 100 ms, so that a message is often still outstanding when the next
 # leaves (RTT 100 ms): copies ride in most packets, not only after a loss.
-run rdb 7303 "$PRESET thin_rdb=1" 60 100 ""
-r_rdb=$(repairs rdb 7303)
-c=$(thin_kv rdb rdb_chunks)
-dd=$(sink_kv rdb recvdupdata)
-sd=$(sack_dups rdb 7303)
-rr=$(thin_kv rdb rdb_repaired)
-# Transmissions (copies or retransmissions) E passed of a TSN it had
-# already passed once: each reaches usrsctp as a duplicate (no other loss
-# in this run).
-xd=$(awk -v p="-7303" 'index($2, p) && $3 != "SACK" && $5 == "PASS" { if (seen[$3]++) n++ } END { print n + 0 }' "$OUTDIR/rdb.log")
-echo "# rdb: repairs [$(echo $r_rdb)] ms; copies sent $c, duplicates E passed $xd, usrsctp dup chunks $dd, dup TSNs in its SACKs $sd, rdb_repaired $rr"
-g=$(max "$r_rdb")
-check_num "rdb: each loss repaired by the copy in the next message's packet, 100 ms later (latest <= 190 ms)" \
-	"g <= 190 && c == $ND" g="$g" c="$(echo "$r_rdb" | grep -c .)"
-check_num "rdb: copies bundled ($c)" 'c >= 20' c="$c"
-check_num "rdb: usrsctp discarded every copy of a chunk it had as a duplicate ($dd dup chunks; E passed $xd second copies)" \
-	'd == x && d > 0' d="$dd" x="$xd"
-check_num "rdb: usrsctp reported each as a duplicate TSN in its SACKs ($sd)" 's == d && s > 0' s="$sd" d="$dd"
-check_num "rdb: our module counted only the repairs, not every copy (rdb_repaired $rr, $ND losses, $c copies)" \
-	"r >= $ND && r <= 2 * $ND" r="$rr"
+if want rdb; then
+	run rdb 7303 "$PRESET thin_rdb=1" 60 100 ""
+	r_rdb=$(repairs rdb 7303)
+	c=$(thin_kv rdb rdb_chunks)
+	dd=$(sink_kv rdb recvdupdata)
+	sd=$(sack_dups rdb 7303)
+	rr=$(thin_kv rdb rdb_repaired)
+	# Transmissions (copies or retransmissions) E passed of a TSN it had
+	# already passed once: each reaches usrsctp as a duplicate (no other loss
+	# in this run).
+	xd=$(awk -v p="-7303" 'index($2, p) && $3 != "SACK" && $5 == "PASS" { if (seen[$3]++) n++ } END { print n + 0 }' "$OUTDIR/rdb.log")
+	echo "# rdb: repairs [$(echo $r_rdb)] ms; copies sent $c, duplicates E passed $xd, usrsctp dup chunks $dd, dup TSNs in its SACKs $sd, rdb_repaired $rr"
+	g=$(max "$r_rdb")
+	check_num "rdb: each loss repaired by the copy in the next message's packet, 100 ms later (latest <= 190 ms)" \
+		"g <= 190 && c == $ND" g="$g" c="$(echo "$r_rdb" | grep -c .)"
+	check_num "rdb: copies bundled ($c)" 'c >= 20' c="$c"
+	check_num "rdb: usrsctp discarded every copy of a chunk it had as a duplicate ($dd dup chunks; E passed $xd second copies)" \
+		'd == x && d > 0' d="$dd" x="$xd"
+	check_num "rdb: usrsctp reported each as a duplicate TSN in its SACKs ($sd)" 's == d && s > 0' s="$sd" d="$dd"
+	check_num "rdb: our module counted only the repairs, not every copy (rdb_repaired $rr, $ND losses, $c copies)" \
+		"r >= $ND && r <= 2 * $ND" r="$rr"
+fi
 
 # ---- through netem's random loss ----------------------------------------
-DROP_ARGS="-u $UDP"
-DROPS=""
-run thin-netem 7304 "$PRESET" 100 100 "loss 5%"
-run rdb-netem 7305 "$PRESET thin_rdb=1" 100 100 "loss 5%"
-for l in thin-netem rdb-netem; do
-	echo "# $l: pkts_sent=$(thin_kv $l pkts_sent) lost=$(thin_kv $l pkts_lost) fast_rtx=$(thin_kv $l fast_rtx) timeouts=$(thin_kv $l timeouts) rdb_chunks=$(thin_kv $l rdb_chunks) rdb_repaired=$(thin_kv $l rdb_repaired) usrsctp_dups=$(sink_kv $l recvdupdata)"
-done
-check_num "rdb-netem: usrsctp discarded copies as duplicates and reported them ($(sink_kv rdb-netem recvdupdata) dup chunks, $(sack_dups rdb-netem 7305) reported)" \
-	'd > 0 && s >= d' d="$(sink_kv rdb-netem recvdupdata)" s="$(sack_dups rdb-netem 7305)"
+if want netem; then
+	DROP_ARGS="-u $UDP"
+	DROPS=""
+	run thin-netem 7304 "$PRESET" 100 100 "loss 5%"
+	run rdb-netem 7305 "$PRESET thin_rdb=1" 100 100 "loss 5%"
+	for l in thin-netem rdb-netem; do
+		echo "# $l: pkts_sent=$(thin_kv $l pkts_sent) lost=$(thin_kv $l pkts_lost) fast_rtx=$(thin_kv $l fast_rtx) timeouts=$(thin_kv $l timeouts) rdb_chunks=$(thin_kv $l rdb_chunks) rdb_repaired=$(thin_kv $l rdb_repaired) usrsctp_dups=$(sink_kv $l recvdupdata)"
+	done
+	check_num "rdb-netem: usrsctp discarded copies as duplicates and reported them ($(sink_kv rdb-netem recvdupdata) dup chunks, $(sack_dups rdb-netem 7305) reported)" \
+		'd > 0 && s >= d' d="$(sink_kv rdb-netem recvdupdata)" s="$(sack_dups rdb-netem 7305)"
+fi
 
 g=$(thin_lab_plain_sctp)
 check_num "E forwarded no plain SCTP (everything in UDP)" 'g == 0' g="$g"
