@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Deterministic SCTP loss injector and sender-side capture, on NFQUEUE.
  *
- *   thin-drop -q QUEUE -l LOG [-A] [-u PORT] [-d K:N]... [-s K:N]...
+ *   thin-drop -q QUEUE -l LOG [-A] [-u PORT] [-d K:N]... [-s|-S K:N]...
  *	       [-t SECONDS]
  *
  * Every IPv4 SCTP packet queued to QUEUE is examined; with -u PORT also
@@ -15,7 +15,8 @@
  * first N SACKs whose cumulative TSN ack is base + K or later and that
  * report no duplicate TSNs: a stretch of lost SACKs that makes the
  * sender time out spuriously, while the SACKs telling it so (their dup
- * reports, RFC 9260 6.2) pass.  Everything else is accepted.  Each DATA
+ * reports, RFC 9260 6.2) pass.  "-S K:N" is the same for any SACK, dup
+ * reports or not (with RDB nearly every SACK reports one).  Everything else is accepted.  Each DATA
  * chunk of each packet is logged with its time:
  *
  *   <time_ns> <sport>-<dport> <tsn-offset> <transmission#> <DROP|PASS> [I]
@@ -55,6 +56,7 @@ struct flow {
 
 struct rule {
 	uint32_t k, n;
+	int any;	/* -S: also a SACK that reports duplicates */
 };
 
 static struct flow flows[MAX_FLOWS];
@@ -161,9 +163,11 @@ static int examine(uint8_t *pkt, int len)
 				int cum = (int)(be32(c + 4) - df->base);
 				unsigned int dups = (c[14] << 8) | c[15];
 
-				for (i = 0; i < nsack_rules && !dups; i++) {
+				for (i = 0; i < nsack_rules; i++) {
 					struct rule *r = &sack_rules[i];
 
+					if (dups && !r->any)
+						continue;
 					if (cum >= (int)r->k && r->n) {
 						r->n--;
 						drop = 1;
@@ -226,7 +230,7 @@ int main(int argc, char **argv)
 	char buf[65536] __attribute__((aligned));
 	uint64_t deadline;
 
-	while ((opt = getopt(argc, argv, "Aq:l:d:s:t:u:")) != -1) {
+	while ((opt = getopt(argc, argv, "Aq:l:d:s:S:t:u:")) != -1) {
 		switch (opt) {
 		case 'A':
 			any_chunk = 1;
@@ -239,11 +243,14 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 		case 's':
+		case 'S':
 			if (add_rule(opt == 'd' ? rules : sack_rules,
 				     opt == 'd' ? &nrules : &nsack_rules, optarg)) {
 				fprintf(stderr, "bad -%c %s\n", opt, optarg);
 				return 2;
 			}
+			if (opt == 'S')
+				sack_rules[nsack_rules - 1].any = 1;
 			break;
 		case 't':
 			seconds = atoi(optarg);
@@ -252,7 +259,7 @@ int main(int argc, char **argv)
 			udp_port = atoi(optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: %s -q Q -l LOG [-A] [-u PORT] [-d K:N]... [-s K:N]... [-t S]\n",
+			fprintf(stderr, "usage: %s -q Q -l LOG [-A] [-u PORT] [-d K:N]... [-s|-S K:N]... [-t S]\n",
 				argv[0]);
 			return 2;
 		}

@@ -20,7 +20,7 @@
  * key=value lines on stdout: messages, the association's end ("shutdown",
  * "timeout" after SECONDS, default 120) and the stack's own counters
  * (usrsctp_get_stat(): DATA chunks received, duplicates among them,
- * SACKs sent).
+ * SACKs sent, packets with a bad CRC32c).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -58,6 +58,8 @@ static void report(const char *end)
 	       st.sctps_recvdupdata);
 	printf("sendsacks=%u\nrecvpackets=%u\nsendpackets=%u\n",
 	       st.sctps_sendsacks, st.sctps_recvpackets, st.sctps_sendpackets);
+	printf("badsum=%u\nchecksumerrors=%u\n", st.sctps_badsum,
+	       st.sctps_checksumerrors);
 	fflush(stdout);
 	pthread_mutex_unlock(&lock);
 }
