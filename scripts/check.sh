@@ -41,6 +41,9 @@ step deb scripts/make-deb.sh "$TOP/build/check/deb"
 step install tests/vm/run --noload --out "$TOP/build/check/install" -- tests/kernel/install.sh
 step vm tests/vm/run --out "$TOP/build/check/vm" -- tests/vm/suite.sh
 step vm-stock tests/vm/run --stock --out "$TOP/build/check/vm-stock" -- tests/kernel/mechanisms.sh
+# usrsctp as the peer on Debian's module: the reference of interop.sh's
+# stock expectations (delayed SACK held, repair after 3 indications).
+step interop-stock tests/vm/run --stock --out "$TOP/build/check/interop-stock" -- tests/kernel/interop.sh
 step thin-stat tests/vm/run --out "$TOP/build/check/thin-stat" -- bash tests/deb/thin-stat.sh
 step regress tests/regress/run
 
