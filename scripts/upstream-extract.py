@@ -7,6 +7,14 @@
 #   upstream-extract.py list FILE            every item: KIND NAME FIRST LAST
 #   upstream-extract.py get FILE KIND NAME   the item's text (with the
 #                                            comment block right above it)
+#   upstream-extract.py compose MAP TOP N OUTDIR  for each 'file' of the series
+#                                            map MAP: SOURCE DEST FIRST, the
+#                                            text DEST has after patch N
+#                                            (its items of patches <= N, in
+#                                            source order) into OUTDIR/DEST;
+#                                            fails if an item is unplaced
+#   upstream-extract.py unmapped MAP TOP     our thin* sources the map does
+#                                            not place yet, with item counts
 #
 # Items: func (a function definition), struct, enum (named by its first
 # constant), define (one #define, continuation lines included), proto (a
@@ -92,7 +100,22 @@ def items(lines):
             continue
         name = m.group(1)
         k = j
-        while not re.search(r'[;{]\s*$', lines[k]) and not lines[k].rstrip().endswith(')'):
+        if name.isupper():
+            # a macro at top level: TRACE_EVENT(...);, MODULE_*(...);,
+            # SCTP_THIN_PROC_SWITCH(x): up to the line that closes it
+            depth = 0
+            while k < n:
+                depth += lines[k].count('(') - lines[k].count(')')
+                if depth <= 0:
+                    break
+                k += 1
+            if k + 1 < n and lines[k + 1].strip() == ';':
+                k += 1
+            yield ('macro', name, first, min(k, n - 1))
+            i = k + 1
+            continue
+        while (k + 1 < n and not re.search(r'[;{]\s*$', lines[k]) and
+               not lines[k].rstrip().endswith(')')):
             k += 1
         # the opening brace of a definition is on its own line
         if lines[k].rstrip().endswith(')') and k + 1 < n and lines[k + 1].startswith('{'):
@@ -101,16 +124,90 @@ def items(lines):
             yield ('proto', name, first, k)
             i = k + 1
             continue
-        while not lines[k].startswith('}'):
+        while k + 1 < n and not lines[k].startswith('}'):
             k += 1
         yield ('func', name, first, k)
         i = k + 1
+
+
+PLACED_KINDS = ('func', 'struct', 'enum', 'define', 'proto', 'macro')
+
+
+def read_map(path):
+    files, place = [], {}
+    with open(path) as f:
+        for raw in f:
+            line = raw.split('#', 1)[0].split()
+            if not line:
+                continue
+            if line[0] == 'file':
+                files.append((line[1], line[2], int(line[3])))
+            else:
+                patch = None if line[0] == 'oot' else int(line[0])
+                place[(line[1], line[2], line[3])] = patch
+    return files, place
+
+
+def compose(map_path, top, upto):
+    import os
+    files, place = read_map(map_path)
+    bad = []
+    for src, dest, first_patch in files:
+        with open(os.path.join(top, src)) as f:
+            lines = f.read().split('\n')
+        out = []
+        for kind, name, first, last in items(lines):
+            if kind in PLACED_KINDS:
+                if (src, kind, name) not in place:
+                    bad.append('%s: %s %s' % (src, kind, name))
+                    continue
+                patch = place[(src, kind, name)]
+            else:
+                patch = first_patch
+            if patch is None or patch > upto:
+                continue
+            if out and first > 0 and not lines[first - 1].strip():
+                out.append('')
+            out.extend(lines[first:last + 1])
+        if first_patch > upto:
+            continue
+        dest_path = os.path.join(sys.argv[5] if len(sys.argv) > 5 else top, dest)
+        os.makedirs(os.path.dirname(dest_path), exist_ok=True)
+        with open(dest_path, 'w') as f:
+            f.write('\n'.join(out) + '\n')
+    if bad:
+        sys.exit('upstream-extract: items the series map does not place '
+                 '(upstream/series.map):\n  ' + '\n  '.join(bad))
+
+
+def unmapped(map_path, top):
+    import glob
+    import os
+    files, _ = read_map(map_path)
+    mapped = {src for src, _, _ in files}
+    pats = ('net/sctp/thin*.[ch]', 'include/net/sctp/thin*.h',
+            'include/uapi/linux/sctp_thin.h')
+    for pat in pats:
+        for path in sorted(glob.glob(os.path.join(top, pat))):
+            src = os.path.relpath(path, top)
+            if src in mapped:
+                continue
+            with open(path) as f:
+                n = sum(1 for it in items(f.read().split('\n'))
+                        if it[0] in PLACED_KINDS)
+            print(src, n)
 
 
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__ or 'usage')
     cmd, path = sys.argv[1], sys.argv[2]
+    if cmd == 'compose':
+        compose(path, sys.argv[3], int(sys.argv[4]))
+        return
+    if cmd == 'unmapped':
+        unmapped(path, sys.argv[3])
+        return
     with open(path) as f:
         lines = f.read().split('\n')
     if cmd == 'list':
