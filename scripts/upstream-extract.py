@@ -15,6 +15,10 @@
 #                                            fails if an item is unplaced
 #   upstream-extract.py unmapped MAP TOP     our thin* sources the map does
 #                                            not place yet, with item counts
+#   upstream-extract.py kunit-export FILE    glue: EXPORT_SYMBOL_IF_KUNIT()
+#                                            right after each function of
+#                                            FILE that is not static (in
+#                                            place), for a KUnit test module
 #
 # Items: func (a function definition), struct, enum (named by its first
 # constant), define (one #define, continuation lines included), proto (a
@@ -95,7 +99,7 @@ def items(lines):
             k = i
             while not lines[k].rstrip().endswith(';') and k + 1 < n:
                 k += 1
-            yield ('other', 'stmt@%d' % (i + 1), first, k)
+            yield ('other', 'stmt:' + '_'.join(line.split())[:48], first, k)
             i = k + 1
             continue
         name = m.group(1)
@@ -157,11 +161,11 @@ def compose(map_path, top, upto):
             lines = f.read().split('\n')
         out = []
         for kind, name, first, last in items(lines):
-            if kind in PLACED_KINDS:
-                if (src, kind, name) not in place:
-                    bad.append('%s: %s %s' % (src, kind, name))
-                    continue
+            if (src, kind, name) in place:
                 patch = place[(src, kind, name)]
+            elif kind in PLACED_KINDS:
+                bad.append('%s: %s %s' % (src, kind, name))
+                continue
             else:
                 patch = first_patch
             if patch is None or patch > upto:
@@ -198,12 +202,36 @@ def unmapped(map_path, top):
             print(src, n)
 
 
+def kunit_export(path):
+    with open(path) as f:
+        lines = f.read().split('\n')
+    after = {}
+    for kind, name, first, last in items(lines):
+        if kind != 'func':
+            continue
+        k = first
+        while lines[k].startswith('/*') or lines[k].startswith(' *'):
+            k += 1
+        if not lines[k].startswith('static'):
+            after[last] = name
+    out = []
+    for i, line in enumerate(lines):
+        out.append(line)
+        if i in after:
+            out.append('EXPORT_SYMBOL_IF_KUNIT(%s);' % after[i])
+    with open(path, 'w') as f:
+        f.write('\n'.join(out))
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__ or 'usage')
     cmd, path = sys.argv[1], sys.argv[2]
     if cmd == 'compose':
         compose(path, sys.argv[3], int(sys.argv[4]))
+        return
+    if cmd == 'kunit-export':
+        kunit_export(path)
         return
     if cmd == 'unmapped':
         unmapped(path, sys.argv[3])

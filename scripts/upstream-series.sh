@@ -28,8 +28,9 @@
 #      fresh copy of the pristine tree; checkpatch.pl --strict of 7.3 on
 #      each.
 # NOT DONE (said in the output and in OUT/STATUS): patches 2-9, the
-# cover letter, the per-patch builds (W=1, options on and off), the
-# KUnit test, the selftests, the final kernel and its boot.
+# cover letter, the per-patch builds (W=1, options on and off; the
+# KUnit test of patch 1 is generated but was never compiled), the
+# selftests, the final kernel and its boot.
 set -eu
 KVER=$1 BUILD=$2 OUT=$3
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -69,10 +70,54 @@ pristine() {
 # Each step checks that the pristine context it edits is there, so a new
 # 7.3 release that moved it fails here, not in a later patch.
 glue_1() {
-	# thin_core.o joins sctp-y, after the last object of the list.
+	# thin_core.o joins sctp-y, after the last object of the list; the
+	# KUnit test is a module of its own.
 	grep -q '^	  stream_interleave\.o$' net/sctp/Makefile ||
 		die "net/sctp/Makefile of $LINE has no '	  stream_interleave.o' line to add thin_core.o after"
-	sed -i 's/^\(	  stream_interleave\.o\)$/\1 thin_core.o/' net/sctp/Makefile
+	grep -q '^sctp_diag-y := diag\.o$' net/sctp/Makefile ||
+		die "net/sctp/Makefile of $LINE has no 'sctp_diag-y := diag.o' line"
+	sed -i -e 's/^\(	  stream_interleave\.o\)$/\1 thin_core.o/' \
+		-e 's/^\(sctp_diag-y := diag\.o\)$/\1\n\nobj-$(CONFIG_SCTP_THIN_KUNIT_TEST) += thin_core_test.o/' \
+		net/sctp/Makefile
+	# Its Kconfig entry, after INET_SCTP_DIAG's (inside "if IP_SCTP").
+	grep -q '^	def_tristate INET_DIAG$' net/sctp/Kconfig ||
+		die "net/sctp/Kconfig of $LINE has no INET_SCTP_DIAG entry to add the KUnit test after"
+	sed -i "/^	def_tristate INET_DIAG$/r $TOP/upstream/series/kunit/Kconfig" net/sctp/Kconfig
+	# The core's functions, visible to the test module only.
+	sed -i 's,^#include <linux/string.h>$,#include <kunit/visibility.h>\n&,' net/sctp/thin_core.c
+	python3 "$EXTRACT" kunit-export net/sctp/thin_core.c
+	kunit_frame net/sctp/thin_core_test.c
+}
+
+# kunit_frame FILE: the generated test cases of FILE between the KUnit
+# head (upstream/series/kunit/head.c) and a tail that lists every case.
+kunit_frame() {
+	local f=$1 cases
+	cases=$(sed -n 's/^static void \(t_[a-z0-9_]*\)(struct kunit \*test)$/\1/p' "$f")
+	[ -n "$cases" ] || die "$f: no test cases"
+	{
+		cat "$TOP/upstream/series/kunit/head.c"
+		echo
+		cat "$f"
+		echo
+		echo "static struct kunit_case sctp_thin_core_cases[] = {"
+		for c in $cases; do
+			echo "	KUNIT_CASE($c),"
+		done
+		echo "	{}"
+		echo "};"
+		echo
+		echo "static struct kunit_suite sctp_thin_core_suite = {"
+		echo "	.name = \"sctp-thin-core\","
+		echo "	.test_cases = sctp_thin_core_cases,"
+		echo "};"
+		echo
+		echo "kunit_test_suite(sctp_thin_core_suite);"
+		echo
+		echo "MODULE_DESCRIPTION(\"KUnit tests for the SCTP thin-stream core\");"
+		echo "MODULE_LICENSE(\"GPL\");"
+	} >"$f.new"
+	mv "$f.new" "$f"
 }
 
 work=$BUILD/upstream-series
@@ -83,12 +128,12 @@ for n in $(seq 1 "$GENERATED"); do
 	[ -f "$msg" ] || die "no commit message $msg"
 	python3 "$EXTRACT" compose "$MAP" "$TOP" "$n" "$work" ||
 		die "patch $n: the series map is incomplete (above)"
-	(cd "$work" && "glue_$n")
 	# Renames of the out-of-tree shape, on the files we generate.
 	while read -r _ _ dest first; do
 		[ "$first" -le "$n" ] || continue
 		perl -0pi "$TOP/upstream/rewrite.pl" "$work/$dest"
 	done < <(grep '^file ' "$MAP")
+	(cd "$work" && "glue_$n")
 	git -C "$work" add -A
 	git -C "$work" commit -q -F "$msg"
 done
@@ -149,7 +194,7 @@ done
 	python3 "$EXTRACT" unmapped "$MAP" "$TOP" | sed 's/^/    /'
 	echo "  the cover letter (upstream/series/cover.msg);"
 	echo "  per-patch builds: make M=net/sctp W=1 with the options on and off;"
-	echo "  the KUnit test (net/sctp/thin_core_test.c from tests/unit);"
+	echo "  the KUnit test: generated (patch 1) but never compiled nor run;"
 	echo "  the selftests (tools/testing/selftests/net/ from tests/kernel);"
 	echo "  the final kernel (virtme-ng small config, CONFIG_IP_SCTP=m), its boot and tests."
 } >"$OUT/STATUS"

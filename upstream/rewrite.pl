@@ -15,3 +15,6 @@ s{ \*\n \* See docs/core\.md for the design and the reasons behind the constants
 # tests/unit's user-space shim becomes the KUnit test.
 s{kernel dependency beyond <linux/types\.h>, so that tests/unit can build\n \* it in user space against a shim\.}{kernel dependency beyond <linux/types.h>, so that a KUnit test can\n * exercise it on its own.}g;
 s{\(thin\.c in the kernel, a\n \* shim in tests/unit\)}{(thin.c, or a\n * KUnit test)}g;
+
+# tests/unit's cases become KUnit cases (net/sctp/thin_core_test.c).
+s{^static void (t_\w+)\(void\)$}{static void $1(struct kunit *test)}mg;
