@@ -15,6 +15,9 @@
 #                                            fails if an item is unplaced
 #   upstream-extract.py unmapped MAP TOP     our thin* sources the map does
 #                                            not place yet, with item counts
+#   upstream-extract.py sizes MAP TOP        lines of our sources per patch
+#                                            (items, their comments, the
+#                                            blank lines between), by file
 #   upstream-extract.py kunit-export FILE    glue: EXPORT_SYMBOL_IF_KUNIT()
 #                                            right after each function of
 #                                            FILE that is not static (in
@@ -202,6 +205,29 @@ def unmapped(map_path, top):
             print(src, n)
 
 
+def sizes(map_path, top):
+    import os
+    files, place = read_map(map_path)
+    per = {}
+    for src, _, first_patch in files:
+        with open(os.path.join(top, src)) as f:
+            lines = f.read().split('\n')
+        for kind, name, first, last in items(lines):
+            patch = place.get((src, kind, name),
+                              None if kind in PLACED_KINDS else first_patch)
+            key = 'oot' if patch is None else patch
+            n = last - first + 1
+            if first > 0 and not lines[first - 1].strip():
+                n += 1
+            per.setdefault(key, {}).setdefault(src, 0)
+            per[key][src] += n
+    for key in sorted(per, key=lambda k: (k == 'oot', k if k != 'oot' else 0)):
+        total = sum(per[key].values())
+        detail = ', '.join('%s %d' % (os.path.basename(f), n)
+                           for f, n in sorted(per[key].items()))
+        print('%s %d (%s)' % (key, total, detail))
+
+
 def kunit_export(path):
     with open(path) as f:
         lines = f.read().split('\n')
@@ -229,6 +255,9 @@ def main():
     cmd, path = sys.argv[1], sys.argv[2]
     if cmd == 'compose':
         compose(path, sys.argv[3], int(sys.argv[4]))
+        return
+    if cmd == 'sizes':
+        sizes(path, sys.argv[3])
         return
     if cmd == 'kunit-export':
         kunit_export(path)

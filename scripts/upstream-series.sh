@@ -188,8 +188,12 @@ done
 		stat=$(grep -E '^ [0-9]+ files? changed' "$p" || true)
 		echo "  $(basename "$p"):$stat"
 	done
+	echo "lines of our sources per patch as placed so far (before glue; thin.h,"
+	echo "thin_hooks.h, thin_ctl.c, the uapi header and the trace header not yet placed):"
+	python3 "$EXTRACT" sizes "$MAP" "$TOP" | sed 's/^/  /'
 	echo "NOT DONE:"
-	echo "  patches $((GENERATED + 1))-$TOTAL (the series map places only thin_core.[ch]);"
+	echo "  patches $((GENERATED + 1))-$TOTAL (generated: none; the map places thin.c, thin_timer.c and"
+	echo "  thin_rdb.c, marked R1/R3 where our sources need a change first);"
 	echo "  our sources not yet in the map (file, items to place):"
 	python3 "$EXTRACT" unmapped "$MAP" "$TOP" | sed 's/^/    /'
 	echo "  the cover letter (upstream/series/cover.msg);"
