@@ -181,6 +181,10 @@ for p in "$OUT"/*.patch; do
 	fi
 done
 
+# The cover letter: a draft (its numbers are the module's, to be
+# re-measured on the upstream-form kernel).
+cp "$TOP/upstream/series/cover.msg" "$OUT/cover-letter.draft.txt"
+
 {
 	echo "make upstream-series: a skeleton (docs/design-upstream-series.md)"
 	echo "generated: patches 1-$GENERATED of $TOTAL"
@@ -196,7 +200,7 @@ done
 	echo "  thin_rdb.c, marked R1/R3 where our sources need a change first);"
 	echo "  our sources not yet in the map (file, items to place):"
 	python3 "$EXTRACT" unmapped "$MAP" "$TOP" | sed 's/^/    /'
-	echo "  the cover letter (upstream/series/cover.msg);"
+	echo "  the cover letter: a draft (cover-letter.draft.txt), numbers not re-measured;"
 	echo "  per-patch builds: make M=net/sctp W=1 with the options on and off;"
 	echo "  the KUnit test: generated (patch 1) but never compiled nor run;"
 	echo "  the selftests (tools/testing/selftests/net/ from tests/kernel);"
