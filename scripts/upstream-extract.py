@@ -155,10 +155,76 @@ def read_map(path):
     return files, place
 
 
+def later_names(files, place, top, upto):
+    """Functions (and their prototypes) of later patches, or oot: NAME ->
+    patch (None for oot).  Only functions: fields and other names are
+    R1b (docs/design-upstream-series.md), not handled yet."""
+    import os
+    later = {}
+    for (src, kind, name), patch in place.items():
+        if kind == 'func' and (patch is None or patch > upto):
+            later[name] = patch
+    for (src, kind, name), patch in place.items():
+        if kind == 'func' and patch is not None and patch <= upto:
+            later.pop(name, None)	# a static twin of the same name
+    return later
+
+
+def stub_for(top, name, upto):
+    """upstream/series/stubs/NAME: 'until N' on its first line, then the
+    stub's text (for patches before N)."""
+    import os
+    path = os.path.join(top, 'upstream', 'series', 'stubs', name)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        head, text = f.read().split('\n', 1)
+    until = int(head.split()[1])
+    return text.rstrip('\n').split('\n') if upto < until else None
+
+
+def filter_calls(body, later, where, errors, own=None):
+    """The call-drop rule: leave out each statement that is a bare call of
+    a later patch's function; any other use of one is an error."""
+    call = re.compile(r'^\s+(\w+)\(')
+    out, i = [], 0
+    while i < len(body):
+        m = call.match(body[i])
+        if m and m.group(1) in later:
+            j = i
+            while not body[j].rstrip().endswith(';'):
+                j += 1
+            prev = out[-1].strip() if out else ''
+            nxt = body[j + 1].strip() if j + 1 < len(body) else ''
+            if prev.startswith('if (') and prev.endswith(')') and \
+                    not nxt.startswith('else'):
+                out.pop()	# a one-line if whose body is the call
+            elif prev.startswith(('if ', 'else', 'for ', 'while ')) and \
+                    not prev.endswith(('{', ';')):
+                errors.append('%s: a guarded call of %s (patch %s)' %
+                              (where, m.group(1), later[m.group(1)]))
+            i = j + 1
+            continue
+        code = re.sub(r'/\*.*?(\*/|$)', '', body[i])
+        if code.lstrip().startswith(('*', '//')):
+            code = ''
+        for name in re.findall(r'\b(\w+)\(', code):
+            if name in later and name != own:
+                errors.append('%s: %s (patch %s) used in "%s"' %
+                              (where, name, later[name], body[i].strip()))
+        out.append(body[i])
+        i += 1
+    return out
+
+
 def compose(map_path, top, upto):
     import os
     files, place = read_map(map_path)
-    bad = []
+    later = later_names(files, place, top, upto)
+    for name in list(later):
+        if stub_for(top, name, upto) is not None:
+            del later[name]	# its stub stands in
+    bad, blocked = [], []
     for src, dest, first_patch in files:
         with open(os.path.join(top, src)) as f:
             lines = f.read().split('\n')
@@ -171,11 +237,21 @@ def compose(map_path, top, upto):
                 continue
             else:
                 patch = first_patch
-            if patch is None or patch > upto:
+            text = lines[first:last + 1]
+            if patch is not None and patch > upto and kind == 'func':
+                stub = stub_for(top, name, upto)
+                if stub is None:
+                    continue
+                text = stub
+            elif patch is None or patch > upto:
                 continue
+            if kind == 'func' and first_patch <= upto:
+                text = filter_calls(text, later,
+                                    '%s:%d %s()' % (src, first + 1, name),
+                                    blocked, name)
             if out and first > 0 and not lines[first - 1].strip():
                 out.append('')
-            out.extend(lines[first:last + 1])
+            out.extend(text)
         if first_patch > upto:
             continue
         dest_path = os.path.join(sys.argv[5] if len(sys.argv) > 5 else top, dest)
@@ -185,6 +261,10 @@ def compose(map_path, top, upto):
     if bad:
         sys.exit('upstream-extract: items the series map does not place '
                  '(upstream/series.map):\n  ' + '\n  '.join(bad))
+    if blocked:
+        sys.exit('upstream-extract: patch %d: uses of later patches\' '
+                 'functions the call-drop rule cannot leave out (R1):\n  '
+                 % upto + '\n  '.join(blocked))
 
 
 def unmapped(map_path, top):
