@@ -76,6 +76,7 @@ glue_1() {
 		die "net/sctp/Makefile of $LINE has no '	  stream_interleave.o' line to add thin_core.o after"
 	grep -q '^sctp_diag-y := diag\.o$' net/sctp/Makefile ||
 		die "net/sctp/Makefile of $LINE has no 'sctp_diag-y := diag.o' line"
+	# shellcheck disable=SC2016 # $(CONFIG_...) is make's, not the shell's
 	sed -i -e 's/^\(	  stream_interleave\.o\)$/\1 thin_core.o/' \
 		-e 's/^\(sctp_diag-y := diag\.o\)$/\1\n\nobj-$(CONFIG_SCTP_THIN_KUNIT_TEST) += thin_core_test.o/' \
 		net/sctp/Makefile
@@ -205,7 +206,7 @@ cp "$TOP/upstream/series/cover.msg" "$OUT/cover-letter.draft.txt"
 			echo "  $n: composed ($(cd "$BUILD/upstream-series-dry/$n" && find . -name '*.[ch]' | sort | tr '\n' ' '))"
 		else
 			echo "  $n: blocked:"
-			echo "$err" | sed 's/^/    /'
+			printf '    %s\n' "${err//$'\n'/$'\n'    }"
 		fi
 	done
 	echo "NOT DONE:"
