@@ -229,8 +229,11 @@ if want netem; then
 	for l in thin-netem rdb-netem; do
 		echo "# $l: pkts_sent=$(thin_kv $l pkts_sent) lost=$(thin_kv $l pkts_lost) fast_rtx=$(thin_kv $l fast_rtx) timeouts=$(thin_kv $l timeouts) rdb_chunks=$(thin_kv $l rdb_chunks) rdb_repaired=$(thin_kv $l rdb_repaired) usrsctp_dups=$(sink_kv $l recvdupdata)"
 	done
-	check_num "rdb-netem: usrsctp discarded copies as duplicates and reported them ($(sink_kv rdb-netem recvdupdata) dup chunks, $(sack_dups rdb-netem 7305) reported)" \
-		'd > 0 && s >= d' d="$(sink_kv rdb-netem recvdupdata)" s="$(sack_dups rdb-netem 7305)"
+	# Not every dup reaches a SACK that E sees: a SACK can be lost
+	# (netem) or the association end first (CI of 50d8fcc: 93 dups, 91
+	# reported).  The exact count is the deterministic rdb run's.
+	check_num "rdb-netem: usrsctp discarded copies as duplicates and reported most of them ($(sink_kv rdb-netem recvdupdata) dup chunks, $(sack_dups rdb-netem 7305) reported)" \
+		'd > 0 && s > 0 && 5 * s >= 4 * d' d="$(sink_kv rdb-netem recvdupdata)" s="$(sack_dups rdb-netem 7305)"
 fi
 
 g=$(thin_lab_plain_sctp)
