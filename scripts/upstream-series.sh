@@ -182,9 +182,9 @@ for p in "$OUT"/*.patch; do
 	fi
 done
 
-# The cover letter: a draft (its numbers are the module's, to be
-# re-measured on the upstream-form kernel).
-cp "$TOP/upstream/series/cover.msg" "$OUT/cover-letter.draft.txt"
+# The cover letter: a template (its numbers are the module's, each with
+# its commit, to be re-measured on the upstream-form kernel).
+cp "$TOP/upstream/series/cover.msg" "$OUT/cover-letter.template.txt"
 
 {
 	echo "make upstream-series: a skeleton (docs/design-upstream-series.md)"
@@ -216,7 +216,7 @@ cp "$TOP/upstream/series/cover.msg" "$OUT/cover-letter.draft.txt"
 	echo "  rdb_cand, rdb_gate, and the trace events used from patch 2 on);"
 	echo "  our sources not yet in the map (file, items to place):"
 	python3 "$EXTRACT" unmapped "$MAP" "$TOP" | sed 's/^/    /'
-	echo "  the cover letter: a draft (cover-letter.draft.txt), numbers not re-measured;"
+	echo "  the cover letter: a template (cover-letter.template.txt), the module's numbers with their commits, not re-measured on the upstream-form kernel;"
 	echo "  per-patch builds: make M=net/sctp W=1 with the options on and off;"
 	echo "  the KUnit test: generated (patch 1) but never compiled nor run;"
 	echo "  the selftests (tools/testing/selftests/net/ from tests/kernel);"
