@@ -23,7 +23,8 @@
 #   make upstream-series   the thin-stream mechanisms as a [PATCH net-next]
 #                          series against pristine 7.3, generated from our
 #                          sources, in out/upstream-series (a skeleton:
-#                          patch 1 of 9; docs/design-upstream-series.md)
+#                          patch 1 of 9; docs/design-upstream-series.md;
+#                          UPSTREAM_KUNIT=1: and its KUnit tests in UML)
 #   make style             checkpatch --strict on our C files and patches
 #   make check             every test layer, ends with "N passed, M failed"
 #                          (the other kernel lines installed here: build,
@@ -138,6 +139,7 @@ upstream-series:
 	@[ -n "$(UPSTREAM_KVER)" ] || { echo "upstream-series: no 7.3 release installed here; run: make deps KVER=<a 7.3 release>"; exit 1; }
 	@$(MAKE) -s --no-print-directory prepare KVER=$(UPSTREAM_KVER)
 	@scripts/upstream-series.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER) $(TOP)/out/upstream-series
+	@$(if $(UPSTREAM_KUNIT),scripts/upstream-kunit.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER) $(TOP)/out/upstream-series,true)
 
 style: prepare
 	@scripts/style.sh $(TREE)

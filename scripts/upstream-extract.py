@@ -152,67 +152,179 @@ def read_map(path):
             else:
                 patch = None if line[0] == 'oot' else int(line[0])
                 place[(line[1], line[2], line[3])] = patch
+                if len(line) > 4:	# a field's use, where its name is not unique
+                    USE[line[3]] = line[4]
     return files, place
 
 
+# field STRUCT.FIELD -> the text of its use (the map's fifth column), for
+# a field whose name another struct has too (sctp_thin_conf.guard: the
+# core has a guard as well): thin_conf.guard.
+USE = {}
+
+
 def later_names(files, place, top, upto):
-    """Functions (and their prototypes) of later patches, or oot: NAME ->
-    patch (None for oot).  Only functions: fields and other names are
-    R1b (docs/design-upstream-series.md), not handled yet."""
-    import os
+    """Names of later patches, or oot: (KIND, NAME) -> patch (None for
+    oot).  KIND is 'call' (a function: matched as NAME followed by '('),
+    'ident' (a define, a macro, a variable: 'name' lines of the map;
+    matched as the identifier) or 'field' (a struct field: 'field'
+    lines, STRUCT.FIELD; matched after '->' or '.').  A name that some
+    patch <= upto places as well (a static twin) is not later."""
     later = {}
     for (src, kind, name), patch in place.items():
-        if kind == 'func' and (patch is None or patch > upto):
-            later[name] = patch
+        if patch is not None and patch <= upto:
+            continue
+        if kind == 'func':
+            later[('call', name)] = patch
+        elif kind in ('define', 'macro', 'name'):
+            later[('ident', name)] = patch
+        elif kind == 'field' and name in USE:
+            later[('use', USE[name])] = patch
+        elif kind == 'field':
+            later[('field', name.split('.', 1)[1])] = patch
     for (src, kind, name), patch in place.items():
-        if kind == 'func' and patch is not None and patch <= upto:
-            later.pop(name, None)	# a static twin of the same name
+        if patch is None or patch > upto:
+            continue
+        if kind == 'func':
+            later.pop(('call', name), None)
+        elif kind in ('define', 'macro', 'name'):
+            later.pop(('ident', name), None)
     return later
 
 
 def stub_for(top, name, upto):
-    """upstream/series/stubs/NAME: 'until N' on its first line, then the
-    stub's text (for patches before N)."""
+    """upstream/series/stubs/NAME: one or more sections, each a line
+    'until N' and then the text that stands for the item in patches
+    before N; the first section whose N is above UPTO applies, none from
+    the last N on (the item itself then)."""
     import os
     path = os.path.join(top, 'upstream', 'series', 'stubs', name)
     if not os.path.exists(path):
         return None
     with open(path) as f:
-        head, text = f.read().split('\n', 1)
-    until = int(head.split()[1])
-    return text.rstrip('\n').split('\n') if upto < until else None
+        lines = f.read().rstrip('\n').split('\n')
+    sections, cur = [], None
+    for line in lines:
+        m = re.match(r'^until (\d+)$', line)
+        if m:
+            cur = (int(m.group(1)), [])
+            sections.append(cur)
+        elif cur is not None:
+            cur[1].append(line)
+    for until, text in sections:
+        if upto < until:
+            return text
+    return None
+
+
+def later_uses(code, later, own=None):
+    """The later names that CODE (comments removed) uses."""
+    found = []
+    for (kind, name), patch in later.items():
+        if name == own:
+            continue
+        if kind == 'call':
+            pat = r'\b%s\s*\(' % name
+        elif kind == 'ident':
+            pat = r'\b%s\b' % name
+        elif kind == 'use':
+            pat = r'%s\b' % re.escape(name)
+        else:
+            pat = r'(->|\.)\s*%s\b' % name
+        if re.search(pat, code):
+            found.append((name, patch))
+    return found
+
+
+def strip_comments(lines):
+    """Each line without its comments (block comments may span lines)."""
+    out, in_comment = [], False
+    for line in lines:
+        code, i = '', 0
+        while i < len(line):
+            if in_comment:
+                j = line.find('*/', i)
+                if j < 0:
+                    i = len(line)
+                else:
+                    in_comment = False
+                    i = j + 2
+            else:
+                j = line.find('/*', i)
+                if j < 0:
+                    code += line[i:]
+                    i = len(line)
+                else:
+                    code += line[i:j]
+                    in_comment = True
+                    i = j + 2
+        out.append(code)
+    return out
+
+
+# An expression statement: a call, or an assignment / increment of an
+# lvalue (a name, then ->x, .x, [i]).
+EXPR_STMT = re.compile(r'^\s+\(?\*?[A-Za-z_]\w*(\s*(->|\.)\s*\w+|\[[^]]*\])*\)?\s*'
+                       r'(\(|=[^=]|\+\+|--|[-+|&^]=|<<=|>>=)')
+CONTROL = re.compile(r'^\s*(if|for|while|switch|return|else|case|default|do)\b')
 
 
 def filter_calls(body, later, where, errors, own=None):
-    """The call-drop rule: leave out each statement that is a bare call of
-    a later patch's function; any other use of one is an error."""
-    call = re.compile(r'^\s+(\w+)\(')
+    """The call-drop rule, for calls and for names (R1, R1b): leave out
+    each expression statement (a call, an assignment) that uses a later
+    patch's function, field or identifier, and a one-line if whose whole
+    body it is; any other use of a later name is an error."""
+    code = strip_comments(body)
     out, i = [], 0
     while i < len(body):
-        m = call.match(body[i])
-        if m and m.group(1) in later:
+        if code[i].strip() and EXPR_STMT.match(code[i]) and \
+                not CONTROL.match(code[i]):
             j = i
-            while not body[j].rstrip().endswith(';'):
+            while j < len(body) and not code[j].rstrip().endswith(';'):
                 j += 1
-            prev = out[-1].strip() if out else ''
-            nxt = body[j + 1].strip() if j + 1 < len(body) else ''
-            if prev.startswith('if (') and prev.endswith(')') and \
-                    not nxt.startswith('else'):
-                out.pop()	# a one-line if whose body is the call
-            elif prev.startswith(('if ', 'else', 'for ', 'while ')) and \
-                    not prev.endswith(('{', ';')):
-                errors.append('%s: a guarded call of %s (patch %s)' %
-                              (where, m.group(1), later[m.group(1)]))
-            i = j + 1
-            continue
-        code = re.sub(r'/\*.*?(\*/|$)', '', body[i])
-        if code.lstrip().startswith(('*', '//')):
-            code = ''
-        for name in re.findall(r'\b(\w+)\(', code):
-            if name in later and name != own:
-                errors.append('%s: %s (patch %s) used in "%s"' %
-                              (where, name, later[name], body[i].strip()))
+            stmt = ' '.join(code[i:j + 1])
+            uses = later_uses(stmt, later, own)
+            if uses:
+                prev = out[-1].strip() if out else ''
+                pcode = strip_comments([prev])[0].strip()
+                nxt = code[j + 1].strip() if j + 1 < len(body) else ''
+                if pcode.startswith('if (') and pcode.endswith(')') and \
+                        pcode.count('(') == pcode.count(')') and \
+                        not nxt.startswith('else'):
+                    out.pop()	# a one-line if whose body is the statement
+                elif pcode and not pcode.endswith((';', '{', '}')):
+                    errors.append('%s: a guarded use of %s (patch %s) in "%s"' %
+                                  (where, uses[0][0], uses[0][1],
+                                   body[i].strip()))
+                i = j + 1
+                continue
+        for name, patch in later_uses(code[i], later, own):
+            errors.append('%s: %s (patch %s) used in "%s"' %
+                          (where, name, patch, body[i].strip()))
         out.append(body[i])
+        i += 1
+    return out
+
+
+FIELD_DECL = re.compile(r'^\s+[^(]*?\b(\w+)\s*(\[[^]]*\])?\s*;')
+
+
+def filter_fields(text, struct, place, src, upto):
+    """A struct item without the fields that the map places in a later
+    patch (field lines: N SOURCE field STRUCT.FIELD), each with the
+    comment that continues on the lines below it."""
+    out, i = [], 0
+    while i < len(text):
+        line = text[i]
+        m = FIELD_DECL.match(strip_comments([line])[0])
+        key = (src, 'field', '%s.%s' % (struct, m.group(1))) if m else None
+        if key in place and (place[key] is None or place[key] > upto):
+            if '/*' in line and '*/' not in line.split('/*', 1)[1]:
+                while '*/' not in text[i]:
+                    i += 1
+            i += 1
+            continue
+        out.append(line)
         i += 1
     return out
 
@@ -221,9 +333,9 @@ def compose(map_path, top, upto):
     import os
     files, place = read_map(map_path)
     later = later_names(files, place, top, upto)
-    for name in list(later):
-        if stub_for(top, name, upto) is not None:
-            del later[name]	# its stub stands in
+    for key in list(later):
+        if key[0] == 'call' and stub_for(top, key[1], upto) is not None:
+            del later[key]	# its stub stands in
     bad, blocked = [], []
     for src, dest, first_patch in files:
         with open(os.path.join(top, src)) as f:
@@ -238,13 +350,13 @@ def compose(map_path, top, upto):
             else:
                 patch = first_patch
             text = lines[first:last + 1]
-            if patch is not None and patch > upto and kind == 'func':
-                stub = stub_for(top, name, upto)
-                if stub is None:
-                    continue
-                text = stub
+            stub = stub_for(top, name, upto) if patch is not None else None
+            if stub is not None:
+                text = stub	# the item as it stands before patch 'until'
             elif patch is None or patch > upto:
                 continue
+            if kind == 'struct':
+                text = filter_fields(text, name, place, src, upto)
             if kind == 'func' and first_patch <= upto:
                 text = filter_calls(text, later,
                                     '%s:%d %s()' % (src, first + 1, name),
@@ -263,7 +375,7 @@ def compose(map_path, top, upto):
                  '(upstream/series.map):\n  ' + '\n  '.join(bad))
     if blocked:
         sys.exit('upstream-extract: patch %d: uses of later patches\' '
-                 'functions the call-drop rule cannot leave out (R1):\n  '
+                 'names the call-drop rule cannot leave out (R1, R1b):\n  '
                  % upto + '\n  '.join(blocked))
 
 

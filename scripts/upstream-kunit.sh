@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# make upstream-series UPSTREAM_KUNIT=1: run the KUnit tests that the
+# generated series carries (patch 1: sctp-thin-core) in a User Mode Linux
+# kernel built from the full pristine 7.3 source with the series applied
+# (tools/testing/kunit/kunit.py, the kernel's own runner).  Debian's
+# kernels have KUnit off, so the tests cannot load there
+# (ENGINEERING.md); UML needs no VM.
+#
+#   upstream-kunit.sh KVER BUILD SERIES_DIR
+#
+# Needs linux-source-<line> (the tarball, in the line's build root).  The
+# full source is extracted once into BUILD/upstream-kernel/src (about
+# 1.4 GB; kept, stamped with the Debian version); each run copies it,
+# applies SERIES_DIR/*.patch in order with git apply (the same check as
+# make upstream-series) and runs kunit.py with the kunitconfig of
+# upstream/series/kunit/kunitconfig, out of tree (O=) in
+# BUILD/upstream-kernel/kunit.  The copy is a hard-link farm (cp -al)
+# with the patched files broken out, so it costs seconds, not a second
+# 1.4 GB.  CPU: a UML kernel with the network stack, about 10-20 min on
+# 2 cores the first time (nice -n 19, -j2), incremental after.
+set -eu
+KVER=$1 BUILD=$2 SERIES=$3
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+die() { echo "upstream-kunit: $*" >&2; exit 1; }
+say() { echo "upstream-kunit: $*"; }
+
+info=$("$TOP/scripts/kernel-line.sh" "$KVER") || exit 1
+read -r LINE _ ROOT <<<"$info"
+R=""
+[ "$ROOT" = host ] || R=$("$TOP/scripts/buildroot.sh" dir "$ROOT")
+TARBALL=$R/usr/src/linux-source-$LINE.tar.xz
+[ -f "$TARBALL" ] || die "$TARBALL is missing; run: make deps KVER=$KVER"
+ver=$(cat "$BUILD/pristine/.version") || die "no pristine tree; run: make prepare KVER=$KVER"
+ls "$SERIES"/*.patch >/dev/null 2>&1 || die "no patches in $SERIES; run: make upstream-series"
+
+K=$BUILD/upstream-kernel
+if [ "$(cat "$K/src.version" 2>/dev/null)" != "$ver" ]; then
+	say "extracting the full $LINE source ($TARBALL)"
+	rm -rf "$K/src" "$K/extract"
+	mkdir -p "$K/extract"
+	nice -n 19 tar -xJf "$TARBALL" -C "$K/extract"
+	mv "$K/extract/linux-source-$LINE" "$K/src"
+	rmdir "$K/extract"
+	echo "$ver" >"$K/src.version"
+fi
+
+# The patched tree: hard links to the pristine source; git apply writes
+# new files (it replaces a file, it does not write through the link).
+rm -rf "$K/series"
+cp -al "$K/src" "$K/series"
+for p in "$SERIES"/*.patch; do
+	(cd "$K/series" && git apply --check "$p" && git apply "$p") ||
+		die "$(basename "$p") does not apply to the full $LINE source"
+done
+say "applied: $(cd "$SERIES" && ls ./*.patch | sed 's,^\./,,' | tr '\n' ' ')"
+
+mkdir -p "$K/kunit"
+cd "$K/series"
+# kunit.py's own exit status: 0 when every test passed.
+nice -n 19 python3 tools/testing/kunit/kunit.py run --arch=um --jobs=2 \
+	--build_dir="$K/kunit" \
+	--kunitconfig="$TOP/upstream/series/kunit/kunitconfig" \
+	2>&1 | tee "$K/kunit.log" | tail -n 80
+status=${PIPESTATUS[0]}
+say "log: $K/kunit.log"
+exit "$status"
