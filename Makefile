@@ -24,7 +24,8 @@
 #                          series against pristine 7.3, generated from our
 #                          sources, in out/upstream-series (a skeleton:
 #                          patch 1 of 9; docs/design-upstream-series.md;
-#                          UPSTREAM_KUNIT=1: and its KUnit tests in UML)
+#                          UPSTREAM_KUNIT=1: and its KUnit tests in UML;
+#                          UPSTREAM_BUILD=1: and each patch built W=1)
 #   make style             checkpatch --strict on our C files and patches
 #   make check             every test layer, ends with "N passed, M failed"
 #                          (the other kernel lines installed here: build,
@@ -140,6 +141,7 @@ upstream-series:
 	@$(MAKE) -s --no-print-directory prepare KVER=$(UPSTREAM_KVER)
 	@scripts/upstream-series.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER) $(TOP)/out/upstream-series
 	@$(if $(UPSTREAM_KUNIT),scripts/upstream-kunit.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER) $(TOP)/out/upstream-series,true)
+	@$(if $(UPSTREAM_BUILD),scripts/upstream-build.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER) $(TOP)/out/upstream-series,true)
 
 style: prepare
 	@scripts/style.sh $(TREE)

@@ -118,6 +118,9 @@ def items(lines):
                 k += 1
             if k + 1 < n and lines[k + 1].strip() == ';':
                 k += 1
+            ev = re.match(r'^(TRACE_EVENT|DEFINE_EVENT)\((\w+),', lines[j])
+            if ev:
+                name = ev.group(2)	# the event, not the macro
             yield ('macro', name, first, min(k, n - 1))
             i = k + 1
             continue
@@ -149,6 +152,8 @@ def read_map(path):
                 continue
             if line[0] == 'file':
                 files.append((line[1], line[2], int(line[3])))
+                if len(line) > 4 and line[4] == 'only':
+                    ONLY.add(line[1])
             else:
                 patch = None if line[0] == 'oot' else int(line[0])
                 place[(line[1], line[2], line[3])] = patch
@@ -156,6 +161,10 @@ def read_map(path):
                     USE[line[3]] = line[4]
     return files, place
 
+
+# 'file SOURCE DEST N only': SOURCE gives only the items the map places;
+# its other text (comments, #includes) is left out.
+ONLY = set()
 
 # field STRUCT.FIELD -> the text of its use (the map's fifth column), for
 # a field whose name another struct has too (sctp_thin_conf.guard: the
@@ -277,6 +286,35 @@ def filter_calls(body, later, where, errors, own=None):
     code = strip_comments(body)
     out, i = [], 0
     while i < len(body):
+        if re.match(r'^\s+if \(', code[i]):
+            # An if whose condition uses a later name, with one simple
+            # statement as its body and no else: left out whole.
+            c, depth = i, 0
+            while c < len(body):
+                depth += code[c].count('(') - code[c].count(')')
+                if depth <= 0:
+                    break
+                c += 1
+            cond = ' '.join(code[i:c + 1])
+            uses = later_uses(cond, later, own)
+            if uses and c + 1 < len(body):
+                if cond.rstrip().endswith('{'):
+                    errors.append('%s: a block under a condition on %s '
+                                  '(patch %s): "%s"' % (where, uses[0][0],
+                                                        uses[0][1],
+                                                        body[i].strip()))
+                else:
+                    b = c + 1
+                    while b < len(body) and not code[b].rstrip().endswith(';'):
+                        b += 1
+                    nxt = code[b + 1].strip() if b + 1 < len(body) else ''
+                    if nxt.startswith('else'):
+                        errors.append('%s: an if/else on %s (patch %s): "%s"' %
+                                      (where, uses[0][0], uses[0][1],
+                                       body[i].strip()))
+                    else:
+                        i = b + 1
+                        continue
         if code[i].strip() and EXPR_STMT.match(code[i]) and \
                 not CONTROL.match(code[i]):
             j = i
@@ -306,6 +344,49 @@ def filter_calls(body, later, where, errors, own=None):
     return out
 
 
+def tidy_blocks(body):
+    """After the call-drop rule: an 'if (...) {' block (no else) left
+    empty is left out; one left with a single statement loses its braces
+    (kernel style; checkpatch's BRACES).  Only a condition on one line."""
+    code = strip_comments(body)
+    i = 0
+    while i < len(body):
+        c = code[i].rstrip()
+        m = re.match(r'^(\t+)if \(.*\) \{$', c)
+        if not m or c.count('(') != c.count(')'):
+            i += 1
+            continue
+        ind = m.group(1)
+        j = i + 1
+        while j < len(body) and not code[j].startswith(ind + '}'):
+            j += 1
+        if j >= len(body) or code[j].rstrip() != ind + '}':
+            i += 1
+            continue	# '} else', or not found: left alone
+        inner = [k for k in range(i + 1, j) if code[k].strip()]
+        if not inner:
+            del body[i:j + 1]
+            del code[i:j + 1]
+            continue
+        first = inner[0]
+        one = (code[first].startswith(ind + '\t') and
+               not code[first].startswith(ind + '\t\t') and
+               not CONTROL.match(code[first]) and
+               all(code[k].startswith(ind + '\t\t') or
+                   not code[k].strip() for k in range(first + 1, j)) and
+               code[inner[-1]].rstrip().endswith(';') and
+               '{' not in ''.join(code[first:j]) and
+               all(code[k].rstrip().endswith(';') is False
+                   for k in inner[:-1]))
+        if one:
+            body[i] = body[i].rstrip()[:-2]
+            code[i] = code[i].rstrip()[:-2]
+            del body[j]
+            del code[j]
+        i += 1
+    return body
+
+
 FIELD_DECL = re.compile(r'^\s+[^(]*?\b(\w+)\s*(\[[^]]*\])?\s*;')
 
 
@@ -319,6 +400,14 @@ def filter_fields(text, struct, place, src, upto):
         m = FIELD_DECL.match(strip_comments([line])[0])
         key = (src, 'field', '%s.%s' % (struct, m.group(1))) if m else None
         if key in place and (place[key] is None or place[key] > upto):
+            # a comment on the lines right above the field goes with it
+            if out and out[-1].strip().endswith('*/'):
+                k = len(out) - 1
+                while k > 0 and not out[k].strip().startswith('/*'):
+                    k -= 1
+                if out[k].strip().startswith('/*') and \
+                        not FIELD_DECL.match(strip_comments([out[k]])[0]):
+                    del out[k:]
             if '/*' in line and '*/' not in line.split('/*', 1)[1]:
                 while '*/' not in text[i]:
                     i += 1
@@ -337,6 +426,7 @@ def compose(map_path, top, upto):
         if key[0] == 'call' and stub_for(top, key[1], upto) is not None:
             del later[key]	# its stub stands in
     bad, blocked = [], []
+    written = set()
     for src, dest, first_patch in files:
         with open(os.path.join(top, src)) as f:
             lines = f.read().split('\n')
@@ -346,6 +436,8 @@ def compose(map_path, top, upto):
                 patch = place[(src, kind, name)]
             elif kind in PLACED_KINDS:
                 bad.append('%s: %s %s' % (src, kind, name))
+                continue
+            elif src in ONLY:
                 continue
             else:
                 patch = first_patch
@@ -358,9 +450,9 @@ def compose(map_path, top, upto):
             if kind == 'struct':
                 text = filter_fields(text, name, place, src, upto)
             if kind == 'func' and first_patch <= upto:
-                text = filter_calls(text, later,
+                text = tidy_blocks(filter_calls(text, later,
                                     '%s:%d %s()' % (src, first + 1, name),
-                                    blocked, name)
+                                    blocked, name))
             if out and first > 0 and not lines[first - 1].strip():
                 out.append('')
             out.extend(text)
@@ -368,7 +460,12 @@ def compose(map_path, top, upto):
             continue
         dest_path = os.path.join(sys.argv[5] if len(sys.argv) > 5 else top, dest)
         os.makedirs(os.path.dirname(dest_path), exist_ok=True)
-        with open(dest_path, 'w') as f:
+        # Several sources may make one file: appended in map order.
+        mode = 'a' if dest in written else 'w'
+        if mode == 'a' and out and out[0].strip():
+            out.insert(0, '')
+        written.add(dest)
+        with open(dest_path, mode) as f:
             f.write('\n'.join(out) + '\n')
     if bad:
         sys.exit('upstream-extract: items the series map does not place '

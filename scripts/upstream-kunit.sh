@@ -10,9 +10,8 @@
 #
 #   upstream-kunit.sh KVER BUILD SERIES_DIR
 #
-# Needs linux-source-<line> (the tarball, in the line's build root).  The
-# full source is extracted once into BUILD/upstream-kernel/src (about
-# 1.4 GB; kept, stamped with the Debian version); each run copies it,
+# Needs linux-source-<line> (the tarball, in the line's build root),
+# extracted once (scripts/upstream-source.sh); each run copies it,
 # applies SERIES_DIR/*.patch in order with git apply (the same check as
 # make upstream-series) and runs kunit.py with the kunitconfig of
 # upstream/series/kunit/kunitconfig, out of tree (O=) in
@@ -26,25 +25,9 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "upstream-kunit: $*" >&2; exit 1; }
 say() { echo "upstream-kunit: $*"; }
 
-info=$("$TOP/scripts/kernel-line.sh" "$KVER") || exit 1
-read -r LINE _ ROOT <<<"$info"
-R=""
-[ "$ROOT" = host ] || R=$("$TOP/scripts/buildroot.sh" dir "$ROOT")
-TARBALL=$R/usr/src/linux-source-$LINE.tar.xz
-[ -f "$TARBALL" ] || die "$TARBALL is missing; run: make deps KVER=$KVER"
-ver=$(cat "$BUILD/pristine/.version") || die "no pristine tree; run: make prepare KVER=$KVER"
 ls "$SERIES"/*.patch >/dev/null 2>&1 || die "no patches in $SERIES; run: make upstream-series"
-
+"$TOP/scripts/upstream-source.sh" "$KVER" "$BUILD"
 K=$BUILD/upstream-kernel
-if [ "$(cat "$K/src.version" 2>/dev/null)" != "$ver" ]; then
-	say "extracting the full $LINE source ($TARBALL)"
-	rm -rf "$K/src" "$K/extract"
-	mkdir -p "$K/extract"
-	nice -n 19 tar -xJf "$TARBALL" -C "$K/extract"
-	mv "$K/extract/linux-source-$LINE" "$K/src"
-	rmdir "$K/extract"
-	echo "$ver" >"$K/src.version"
-fi
 
 # The patched tree: hard links to the pristine source; git apply writes
 # new files (it replaces a file, it does not write through the link).
@@ -54,7 +37,7 @@ for p in "$SERIES"/*.patch; do
 	(cd "$K/series" && git apply --check "$p" && git apply "$p") ||
 		die "$(basename "$p") does not apply to the full $LINE source"
 done
-say "applied: $(cd "$SERIES" && ls ./*.patch | sed 's,^\./,,' | tr '\n' ' ')"
+say "applied: $(find "$SERIES" -name '*.patch' -printf '%f\n' | sort | tr '\n' ' ')"
 
 mkdir -p "$K/kunit"
 cd "$K/series"

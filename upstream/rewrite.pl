@@ -18,3 +18,6 @@ s{\(thin\.c in the kernel, a\n \* shim in tests/unit\)}{(thin.c, or a\n * KUnit 
 
 # tests/unit's cases become KUnit cases (net/sctp/thin_core_test.c).
 s{^static void (t_\w+)\(void\)$}{static void $1(struct kunit *test)}mg;
+
+# The module's trace header; upstream, the events are in trace/events/sctp.h.
+s{^#include "thin_trace\.h"$}{#include <trace/events/sctp.h>}mg;

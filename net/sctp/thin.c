@@ -245,6 +245,12 @@ static bool sctp_thin_new_data_held(const struct sctp_association *asoc)
 	return !tp || tp->flight_size + q->out_qlen > tp->cwnd;
 }
 
+/* 5.1: the loss estimate raises the threshold of packets in flight. */
+static bool sctp_thin_loss_estimation(const struct sctp_association *asoc)
+{
+	return asoc->thin_conf.flags & SCTP_THIN_LOSS_ESTIMATION;
+}
+
 /* Hysteresis: once its new data was held back, a sender stays not
  * application-limited until everything it sent is acked
  * (__sctp_thin_sack()).  A bulk sender whose application briefly falls
@@ -263,8 +269,7 @@ void sctp_thin_update(struct sctp_association *asoc,
 		ta->held = true;
 	ta->core.guard = asoc->thin_conf.flags & SCTP_THIN_CONGESTION_GUARD ?
 			 asoc->thin_conf.guard : 0;
-	now = sctp_thin_core_update(&ta->core, asoc->thin_conf.flags &
-				    SCTP_THIN_LOSS_ESTIMATION,
+	now = sctp_thin_core_update(&ta->core, sctp_thin_loss_estimation(asoc),
 				    !ta->held &&
 				    list_empty(&asoc->outqueue.retransmit));
 	if (now != was)
@@ -383,28 +388,34 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 	sctp_thin_sack_immediately(asoc, packet);
 }
 
-/* The peer's duplicate TSN reports (RFC 3708 3.2), at most
- * SCTP_THIN_MAX_DUPS of them, into @dup: their number.  A dup of a TSN we
- * retransmitted shows a spurious retransmission (sctp_thin_core_dup()).
+/* The peer's duplicate TSN reports of one SACK (RFC 3708 3.2), at most
+ * SCTP_THIN_MAX_DUPS of them.
  */
-static unsigned int sctp_thin_sack_dups(struct sctp_association *asoc,
-					const union sctp_sack_variable *frags,
-					unsigned int blocks, unsigned int ndups,
-					u32 *dup)
+struct sctp_thin_dups {
+	u32 tsn[SCTP_THIN_MAX_DUPS];
+	unsigned int n;
+};
+
+/* Read the dup reports into @d.  A dup of a TSN we retransmitted shows a
+ * spurious retransmission (sctp_thin_core_dup()).
+ */
+static void sctp_thin_sack_dups(struct sctp_association *asoc,
+				const union sctp_sack_variable *frags,
+				unsigned int blocks, unsigned int ndups,
+				struct sctp_thin_dups *d)
 {
 	struct sctp_thin_assoc *ta = asoc->thin;
 	bool spurious = false;
-	unsigned int i, dups;
+	unsigned int i;
 
-	dups = min_t(unsigned int, ndups, SCTP_THIN_MAX_DUPS);
-	for (i = 0; i < dups; i++) {
-		dup[i] = ntohl(frags[blocks + i].dup);
-		spurious |= sctp_thin_core_dup(&ta->core, dup[i]);
+	d->n = min_t(unsigned int, ndups, SCTP_THIN_MAX_DUPS);
+	for (i = 0; i < d->n; i++) {
+		d->tsn[i] = ntohl(frags[blocks + i].dup);
+		spurious |= sctp_thin_core_dup(&ta->core, d->tsn[i]);
 	}
 	/* One expiry's copies are reported together: back off once. */
 	if (spurious)
 		sctp_thin_spurious(asoc);
-	return dups;
 }
 
 /* The gap ack blocks, in host order, into @gaps: their number. */
@@ -438,9 +449,9 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 {
 	struct sctp_thin_gap gaps[SCTP_THIN_MAX_GAPS];
 	struct sctp_thin_assoc *ta = asoc->thin;
-	u32 dup[SCTP_THIN_MAX_DUPS];
 	union sctp_sack_variable *frags;
-	unsigned int n, blocks, dups;
+	struct sctp_thin_dups dups;
+	unsigned int n, blocks;
 	bool moved;
 
 	if (!(asoc->thin_conf.flags & SCTP_THIN_MECHANISMS))
@@ -457,12 +468,12 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 	 */
 	frags = (union sctp_sack_variable *)(sack + 1);
 	blocks = ntohs(sack->num_gap_ack_blocks);
-	dups = sctp_thin_sack_dups(asoc, frags, blocks,
-				   ntohs(sack->num_dup_tsns), dup);
+	sctp_thin_sack_dups(asoc, frags, blocks, ntohs(sack->num_dup_tsns),
+			    &dups);
 	n = sctp_thin_sack_gaps(ta, frags, blocks, gaps);
 	sctp_thin_core_sack(&ta->core, ntohl(sack->cum_tsn_ack), gaps, n);
 	sctp_thin_rdb_verdicts(asoc, ntohl(sack->cum_tsn_ack), gaps, n,
-			       dup, dups);
+			       dups.tsn, dups.n);
 	sctp_thin_runs_end(asoc, moved);
 	sctp_thin_update(asoc, ta);
 }

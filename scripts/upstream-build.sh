@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# make upstream-series UPSTREAM_BUILD=1: the bisect proof of the generated
+# series (docs/design-upstream-series.md): the full pristine 7.3 source
+# with patches 1..N applied builds net/sctp/sctp.ko with W=1, for N = 0
+# (pristine, the reference) and for each generated patch, with no
+# warning that the pristine build does not have.
+#
+#   upstream-build.sh KVER BUILD SERIES_DIR
+#
+# Config: Debian's own for KVER (the headers' .config, IP_SCTP=m,
+# INET_SCTP_DIAG=m, SYSCTL, PROC_FS, IPV6 and TRACEPOINTS on; KUnit off,
+# so the KUnit test is left to upstream-kunit.sh), through olddefconfig.
+# Out of tree (O=BUILD/upstream-kernel/obj), so the object directory
+# stays and each patch rebuilds only what it touched.  The source:
+# scripts/upstream-source.sh; the patched tree is a hard-link farm of it.  CPU: modules_prepare a few minutes
+# the first time, then about a minute per patch on 2 cores (nice -n 19,
+# -j2).  The compiler is this machine's; Debian builds 7.3 with gcc-14.
+set -eu
+KVER=$1 BUILD=$2 SERIES=$3
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+die() { echo "upstream-build: $*" >&2; exit 1; }
+say() { echo "upstream-build: $*"; }
+
+info=$("$TOP/scripts/kernel-line.sh" "$KVER") || exit 1
+read -r _ _ ROOT <<<"$info"
+R=""
+[ "$ROOT" = host ] || R=$("$TOP/scripts/buildroot.sh" dir "$ROOT")
+"$TOP/scripts/upstream-source.sh" "$KVER" "$BUILD"
+K=$BUILD/upstream-kernel
+CONFIG=$R/usr/src/linux-headers-$KVER/.config
+[ -f "$CONFIG" ] || die "no $CONFIG"
+
+OBJ=$K/obj
+LOG=$K/build-logs
+mkdir -p "$OBJ" "$LOG"
+mk() { nice -n 19 make -s -C "$K/tree" O="$OBJ" -j2 "$@"; }
+
+# tree N: the source with patches 1..N.
+tree() {
+	local n=$1 p i=0
+	rm -rf "$K/tree"
+	cp -al "$K/src" "$K/tree"
+	for p in "$SERIES"/*.patch; do
+		i=$((i + 1))
+		[ "$i" -le "$n" ] || break
+		(cd "$K/tree" && git apply "$p") || die "$(basename "$p") does not apply"
+	done
+}
+
+# warnings of one build log, without the line numbers (they move)
+warnings() {
+	grep -E 'warning:|error:' "$1" | sed -E 's/:[0-9]+:[0-9]+:/:/' | sort -u || true
+}
+
+n_patches=$(find "$SERIES" -name '*.patch' | wc -l)
+fail=0
+for n in $(seq 0 "$n_patches"); do
+	tree "$n"
+	if [ ! -f "$OBJ/.config" ] || [ "$n" = 0 ]; then
+		cp "$CONFIG" "$OBJ/.config"
+		mk olddefconfig >/dev/null
+		mk modules_prepare >"$LOG/prepare.log" 2>&1 ||
+			{ tail -n 30 "$LOG/prepare.log"; die "modules_prepare failed"; }
+	else
+		mk olddefconfig >/dev/null
+	fi
+	# every object of net/sctp again: a warning of an untouched file
+	# would otherwise not show in later logs
+	rm -f "$OBJ"/net/sctp/*.o "$OBJ"/net/sctp/*.ko
+	if mk W=1 net/sctp/sctp.ko net/sctp/sctp_diag.ko >"$LOG/$n.log" 2>&1; then
+		built=ok
+	else
+		built=FAIL
+		fail=1
+	fi
+	if [ "$n" = 0 ]; then
+		warnings "$LOG/0.log" >"$LOG/0.warnings"
+		say "pristine: build $built, $(wc -l <"$LOG/0.warnings") W=1 warnings (the reference)"
+		[ "$built" = ok ] || die "the pristine tree does not build; log: $LOG/0.log"
+		continue
+	fi
+	new=$(warnings "$LOG/$n.log" | comm -23 - "$LOG/0.warnings")
+	if [ -n "$new" ]; then
+		fail=1
+		say "patch $n: build $built, NEW W=1 warnings:"
+		echo "$new"
+	else
+		say "patch $n: build $built, no new W=1 warning"
+	fi
+	[ "$built" = ok ] || tail -n 30 "$LOG/$n.log"
+done
+rm -rf "$K/tree"
+exit "$fail"
