@@ -400,13 +400,16 @@ def filter_fields(text, struct, place, src, upto):
         m = FIELD_DECL.match(strip_comments([line])[0])
         key = (src, 'field', '%s.%s' % (struct, m.group(1))) if m else None
         if key in place and (place[key] is None or place[key] > upto):
-            # a comment on the lines right above the field goes with it
-            if out and out[-1].strip().endswith('*/'):
+            # a comment on the lines right above the field (lines of
+            # comment only) goes with it
+            if out and out[-1].strip().endswith('*/') and \
+                    not strip_comments(out)[-1].strip():
+                code = strip_comments(out)
                 k = len(out) - 1
-                while k > 0 and not out[k].strip().startswith('/*'):
+                while k > 0 and not code[k].strip() and \
+                        not out[k].strip().startswith('/*'):
                     k -= 1
-                if out[k].strip().startswith('/*') and \
-                        not FIELD_DECL.match(strip_comments([out[k]])[0]):
+                if out[k].strip().startswith('/*') and not code[k].strip():
                     del out[k:]
             if '/*' in line and '*/' not in line.split('/*', 1)[1]:
                 while '*/' not in text[i]:

@@ -33,10 +33,15 @@ K=$BUILD/upstream-kernel
 # new files (it replaces a file, it does not write through the link).
 rm -rf "$K/series"
 cp -al "$K/src" "$K/series"
+# A repository of its own: inside ours (build/ is in our work tree) git
+# apply would take the paths as ours and skip them all, silently.
+git -C "$K/series" init -q
 for p in "$SERIES"/*.patch; do
-	(cd "$K/series" && git apply --check "$p" && git apply "$p") ||
-		die "$(basename "$p") does not apply to the full $LINE source"
+	git -C "$K/series" apply "$p" ||
+		die "$(basename "$p") does not apply to the full source"
 done
+[ -f "$K/series/net/sctp/thin_core_test.c" ] ||
+	die "the series is applied, but net/sctp/thin_core_test.c is not there"
 say "applied: $(find "$SERIES" -name '*.patch' -printf '%f\n' | sort | tr '\n' ' ')"
 
 mkdir -p "$K/kunit"

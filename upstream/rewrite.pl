@@ -21,3 +21,7 @@ s{^static void (t_\w+)\(void\)$}{static void $1(struct kunit *test)}mg;
 
 # The module's trace header; upstream, the events are in trace/events/sctp.h.
 s{^#include "thin_trace\.h"$}{#include <trace/events/sctp.h>}mg;
+
+# The uapi struct's history of the module (older callers, shorter
+# optlen) is not upstream's.
+s{\t/\* Added later: callers built before pass the shorter optlen and\n\t \* keep the current values\.  0 keeps the current value\.\n\t \*/\n}{\t/* 0 keeps the current value. */\n}g;
