@@ -24,8 +24,8 @@ step patches make -s patches
 # upstream-fix, docs/upstream.md): both apply to pristine 7.3 (git apply
 # --check) and pass checkpatch --strict.  Where no 7.3 source is
 # installed, skipped.  So is the thin-stream series (make upstream-series,
-# docs/design-upstream-series.md; a skeleton: the patches generated so
-# far), generated from our sources: it applies and passes checkpatch.
+# docs/design-upstream-series.md; the patches generated so far),
+# generated from our sources: it applies and passes checkpatch.
 if scripts/kernel-line.sh --list 2>/dev/null | grep -q '^7\.3\.'; then
 	step upstream-fix make -s upstream-fix
 	step upstream-series make -s upstream-series

@@ -349,7 +349,7 @@ done
 cp "$TOP/upstream/series/cover.msg" "$OUT/cover-letter.template.txt"
 
 {
-	echo "make upstream-series: a skeleton (docs/design-upstream-series.md)"
+	echo "make upstream-series: patches 1-$GENERATED of $TOTAL (docs/design-upstream-series.md)"
 	echo "generated: patches 1-$GENERATED of $TOTAL"
 	for p in "$OUT"/*.patch; do
 		stat=$(grep -E '^ [0-9]+ files? changed' "$p" || true)
