@@ -3,7 +3,7 @@
 #
 # make upstream-series: the thin-stream mechanisms as a netdev series
 # against pristine 7.3 (issue 31 part 2; design and patch list in
-# docs/design-upstream-series.md).  Patches 1-3 of 9 are generated.
+# docs/design-upstream-series.md).  Patches 1-4 of 9 are generated.
 #
 #   upstream-series.sh KVER BUILD OUT
 #
@@ -27,7 +27,7 @@
 #   4. the proof: every patch applies in order (git apply --check) to a
 #      fresh copy of the pristine tree; checkpatch.pl --strict of 7.3 on
 #      each.
-# NOT DONE (said in the output and in OUT/STATUS): patches 4-9, the
+# NOT DONE (said in the output and in OUT/STATUS): patches 5-9, the
 # per-patch builds with the options on and off (UPSTREAM_BUILD=1 builds
 # each patch with Debian's config; UPSTREAM_KUNIT=1 runs patch 1's KUnit
 # suite in UML), the selftests, the final kernel and its boot.
@@ -49,7 +49,7 @@ NETNS_H=$R/usr/src/linux-headers-${KVER%-amd64}-common/include/net/netns/sctp.h
 command -v filterdiff >/dev/null || die "needs filterdiff (apt-get install patchutils)"
 EXTRACT=$TOP/scripts/upstream-extract.py
 # The patches generated so far (the rest: NOT DONE).
-GENERATED=3
+GENERATED=4
 TOTAL=9
 
 # One date for every commit (the newest change to their sources), so the
@@ -173,11 +173,19 @@ netns_field() {
 # place of the previous patch's text after that (kept in $SPLICED).
 splice_generated() {
 	local name file mark
-	for name in uapi-sctp.h trace-sctp.h; do
+	# struct sctp_info's new fields: its generated body, without the
+	# first and last lines, before the struct's end (__reserved3 is last)
+	if [ -f .splice/sctp_info.h ]; then
+		sed '1d;$d' .splice/sctp_info.h >.splice/sctp_info.in
+		rm .splice/sctp_info.h
+	fi
+	for name in uapi-sctp.h trace-sctp.h sctp_info.in; do
 		case $name in
 		uapi-sctp.h) file=include/uapi/linux/sctp.h mark='#endif /* _UAPI_SCTP_H */' ;;
 		trace-sctp.h) file=include/trace/events/sctp.h mark='#endif /* _TRACE_SCTP_H */' ;;
+		sctp_info.in) file=include/uapi/linux/sctp.h mark=INFO ;;
 		esac
+		[ -f .splice/$name ] || continue
 		if [ -f "$SPLICED/$name" ]; then
 			PREV=$SPLICED/$name NEW=.splice/$name perl -0pi -e '
 				BEGIN { local $/; open my $p, "<", $ENV{PREV} or die;
@@ -186,6 +194,10 @@ splice_generated() {
 				$c = s/\Q$prev\E/$new/g;
 				END { die "the previous text is there $c times\n" if $c != 1 }' "$file" ||
 				die "$file: the previous patch's generated text is not there once"
+		elif [ "$mark" = INFO ]; then
+			grep -q '^	__u32	__reserved3;$' "$file" ||
+				die "$file of $LINE: struct sctp_info does not end with __reserved3"
+			sed -i "/^	__u32	__reserved3;\$/r .splice/$name" "$file"
 		else
 			cat .splice/$name - >.splice/$name.nl </dev/null
 			printf '\n' >>.splice/$name.nl
@@ -194,6 +206,28 @@ splice_generated() {
 		cp .splice/$name "$SPLICED/$name"
 	done
 	rm -rf .splice
+}
+
+glue_4() {
+	netns_field 'int thin_loss_estimation;'
+	netns_field 'int thin_congestion_guard;'
+	sysctl_entry thin_loss_estimation SYSCTL_ONE
+	sysctl_entry thin_congestion_guard SYSCTL_ONE_HUNDRED
+	# their defaults: on, for whichever mechanism is switched on
+	grep -q '^	net->sctp.pf_expose = SCTP_PF_EXPOSE_UNSET;$' net/sctp/protocol.c ||
+		die "net/sctp/protocol.c of $LINE has no pf_expose default to add after"
+	sed -i '/^	net->sctp.pf_expose = SCTP_PF_EXPOSE_UNSET;$/r '"$TOP/upstream/series/glue/defaults-4" \
+		net/sctp/protocol.c
+	splice_generated
+	# sctp_info: filled by sctp_thin_get_info()
+	grep -q '^	info->sctpi_ictrlchunks = asoc->stats.ictrlchunks;$' net/sctp/socket.c ||
+		die "net/sctp/socket.c of $LINE: sctp_get_sctp_info() has no sctpi_ictrlchunks line"
+	sed -i 's/^	info->sctpi_ictrlchunks = asoc->stats.ictrlchunks;$/&\n	sctp_thin_get_info(asoc, info);/' \
+		net/sctp/socket.c
+	grep -q '^		       struct sctp_info \*info);$' include/net/sctp/sctp.h ||
+		die "include/net/sctp/sctp.h of $LINE: no sctp_get_sctp_info() prototype"
+	sed -i 's/^		       struct sctp_info \*info);$/&\nvoid sctp_thin_get_info(const struct sctp_association *asoc,\n			struct sctp_info *info);/' \
+		include/net/sctp/sctp.h
 }
 
 glue_3() {

@@ -25,3 +25,7 @@ s{^#include "thin_trace\.h"$}{#include <trace/events/sctp.h>}mg;
 # The uapi struct's history of the module (older callers, shorter
 # optlen) is not upstream's.
 s{\t/\* Added later: callers built before pass the shorter optlen and\n\t \* keep the current values\.  0 keeps the current value\.\n\t \*/\n}{\t/* 0 keeps the current value. */\n}g;
+
+# The module's SCTP_THIN_INFO fields are struct sctp_info's upstream.
+s{/\* sti_state bits \*/}{/* sctpi_thin_state bits */}g;
+s{/\* sti_lossrate fixed point 1\.0 \*/}{/* sctpi_thin_lossrate's 1.0 */}g;
