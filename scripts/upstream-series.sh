@@ -3,7 +3,7 @@
 #
 # make upstream-series: the thin-stream mechanisms as a netdev series
 # against pristine 7.3 (issue 31 part 2; design and patch list in
-# docs/design-upstream-series.md).  Patches 1-4 of 9 are generated.
+# docs/design-upstream-series.md).  Patches 1-5 of 9 are generated.
 #
 #   upstream-series.sh KVER BUILD OUT
 #
@@ -27,7 +27,7 @@
 #   4. the proof: every patch applies in order (git apply --check) to a
 #      fresh copy of the pristine tree; checkpatch.pl --strict of 7.3 on
 #      each.
-# NOT DONE (said in the output and in OUT/STATUS): patches 5-9, the
+# NOT DONE (said in the output and in OUT/STATUS): patches 6-9, the
 # per-patch builds with the options on and off (UPSTREAM_BUILD=1 builds
 # each patch with Debian's config; UPSTREAM_KUNIT=1 runs patch 1's KUnit
 # suite in UML), the selftests, the final kernel and its boot.
@@ -49,7 +49,7 @@ NETNS_H=$R/usr/src/linux-headers-${KVER%-amd64}-common/include/net/netns/sctp.h
 command -v filterdiff >/dev/null || die "needs filterdiff (apt-get install patchutils)"
 EXTRACT=$TOP/scripts/upstream-extract.py
 # The patches generated so far (the rest: NOT DONE).
-GENERATED=4
+GENERATED=5
 TOTAL=9
 
 # One date for every commit (the newest change to their sources), so the
@@ -129,10 +129,11 @@ splice() {
 	mv "$2.new" "$2"
 }
 
-# sysctl NAME MAX [EXTRA2]: an int entry net.sctp.NAME (0..MAX, data in
-# struct netns_sctp) at the end of sctp_net_table.
+# sysctl_entry NAME MAX [MIN]: an int entry net.sctp.NAME (MIN, default
+# SYSCTL_ZERO, to MAX; data in struct netns_sctp) at the end of
+# sctp_net_table.
 sysctl_entry() {
-	local f=net/sctp/sysctl.c
+	local f=net/sctp/sysctl.c min=${3:-SYSCTL_ZERO}
 	{
 		echo "	{"
 		echo "		.procname	= \"$1\","
@@ -140,7 +141,7 @@ sysctl_entry() {
 		echo "		.maxlen		= sizeof(int),"
 		echo "		.mode		= 0644,"
 		echo "		.proc_handler	= proc_dointvec_minmax,"
-		echo "		.extra1		= SYSCTL_ZERO,"
+		echo "		.extra1		= $min,"
 		echo "		.extra2		= $2,"
 		echo "	},"
 	} >.sysctl.new
@@ -206,6 +207,38 @@ splice_generated() {
 		cp .splice/$name "$SPLICED/$name"
 	done
 	rm -rf .splice
+}
+
+glue_7() {
+	netns_field 'int thin_linear_timeouts;'
+	netns_field 'int thin_linear_timeouts_max;'
+	grep -q '^static int pf_expose_max = SCTP_PF_EXPOSE_MAX;$' net/sctp/sysctl.c ||
+		die "net/sctp/sysctl.c of $LINE has no pf_expose_max to add a bound after"
+	sed -i 's/^static int pf_expose_max = SCTP_PF_EXPOSE_MAX;$/&\nstatic int thin_lt_max_limit = SCTP_THIN_LT_MAX_LIMIT;/' \
+		net/sctp/sysctl.c
+	sysctl_entry thin_linear_timeouts SYSCTL_ONE
+	sysctl_entry thin_linear_timeouts_max '&thin_lt_max_limit' SYSCTL_ONE
+	grep -q '^	net->sctp.thin_congestion_guard = SCTP_THIN_GUARD_DEFAULT;$' net/sctp/protocol.c ||
+		die "net/sctp/protocol.c: patch 4's defaults are not there"
+	sed -i 's/^	net->sctp.thin_congestion_guard = SCTP_THIN_GUARD_DEFAULT;$/&\n	net->sctp.thin_linear_timeouts_max = SCTP_THIN_LT_MAX_DEFAULT;/' \
+		net/sctp/protocol.c
+	splice_generated
+}
+
+glue_6() {
+	hooks 0009
+	netns_field 'int thin_fast_retransmit;'
+	sysctl_entry thin_fast_retransmit SYSCTL_ONE
+	splice_generated
+}
+
+glue_5() {
+	hooks 0006
+	# ms, 0 = off; bounded like the other timers of the table (the
+	# module bounds it by rto_max; SCTP_THIN checks a socket's against it)
+	netns_field 'int thin_rto_min;'
+	sysctl_entry thin_rto_min '&timer_max'
+	splice_generated
 }
 
 glue_4() {

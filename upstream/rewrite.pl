@@ -29,3 +29,4 @@ s{\t/\* Added later: callers built before pass the shorter optlen and\n\t \* kee
 # The module's SCTP_THIN_INFO fields are struct sctp_info's upstream.
 s{/\* sti_state bits \*/}{/* sctpi_thin_state bits */}g;
 s{/\* sti_lossrate fixed point 1\.0 \*/}{/* sctpi_thin_lossrate's 1.0 */}g;
+s{/\* Mechanisms \(stp_flags / sti_flags\) \*/}{/* Mechanisms (stp_flags, sctpi_thin_flags) */}g;
