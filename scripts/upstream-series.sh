@@ -3,7 +3,7 @@
 #
 # make upstream-series: the thin-stream mechanisms as a netdev series
 # against pristine 7.3 (issue 31 part 2; design and patch list in
-# docs/design-upstream-series.md).  Patches 1-5 of 9 are generated.
+# docs/design-upstream-series.md).  Patches 1-7 of 9 are generated.
 #
 #   upstream-series.sh KVER BUILD OUT
 #
@@ -27,7 +27,7 @@
 #   4. the proof: every patch applies in order (git apply --check) to a
 #      fresh copy of the pristine tree; checkpatch.pl --strict of 7.3 on
 #      each.
-# NOT DONE (said in the output and in OUT/STATUS): patches 6-9, the
+# NOT DONE (said in the output and in OUT/STATUS): patches 8-9, the
 # per-patch builds with the options on and off (UPSTREAM_BUILD=1 builds
 # each patch with Debian's config; UPSTREAM_KUNIT=1 runs patch 1's KUnit
 # suite in UML), the selftests, the final kernel and its boot.
@@ -49,7 +49,7 @@ NETNS_H=$R/usr/src/linux-headers-${KVER%-amd64}-common/include/net/netns/sctp.h
 command -v filterdiff >/dev/null || die "needs filterdiff (apt-get install patchutils)"
 EXTRACT=$TOP/scripts/upstream-extract.py
 # The patches generated so far (the rest: NOT DONE).
-GENERATED=5
+GENERATED=7
 TOTAL=9
 
 # One date for every commit (the newest change to their sources), so the
