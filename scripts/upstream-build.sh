@@ -64,7 +64,9 @@ warnings() {
 
 n_patches=$(find "$SERIES" -name '*.patch' | wc -l)
 fail=0
-for n in $(seq 0 "$n_patches"); do
+# UPSTREAM_BUILD_FROM=N: the reference and patches N.. only (1..N-1
+# built before, unchanged).
+for n in 0 $(seq "${UPSTREAM_BUILD_FROM:-1}" "$n_patches"); do
 	tree "$n"
 	if [ ! -f "$OBJ/.config" ] || [ "$n" = 0 ]; then
 		cp "$CONFIG" "$OBJ/.config"

@@ -49,7 +49,7 @@ NETNS_H=$R/usr/src/linux-headers-${KVER%-amd64}-common/include/net/netns/sctp.h
 command -v filterdiff >/dev/null || die "needs filterdiff (apt-get install patchutils)"
 EXTRACT=$TOP/scripts/upstream-extract.py
 # The patches generated so far (the rest: NOT DONE).
-GENERATED=7
+GENERATED=8
 TOTAL=9
 
 # One date for every commit (the newest change to their sources), so the
@@ -207,6 +207,28 @@ splice_generated() {
 		cp .splice/$name "$SPLICED/$name"
 	done
 	rm -rf .splice
+}
+
+glue_8() {
+	grep -q '^	  thin_ctl\.o$' net/sctp/Makefile ||
+		die "net/sctp/Makefile: patch 2's thin_ctl.o line is not there"
+	sed -i 's/^	  thin_ctl\.o$/	  thin_ctl.o thin_rdb.o/' net/sctp/Makefile
+	hooks 0011
+	netns_field 'int thin_rdb;'
+	netns_field 'int thin_rdb_max_bytes;'
+	netns_field 'int thin_rdb_max_packets;'
+	grep -q '^static int thin_lt_max_limit = SCTP_THIN_LT_MAX_LIMIT;$' net/sctp/sysctl.c ||
+		die "net/sctp/sysctl.c: patch 7's bound is not there"
+	sed -i 's/^static int thin_lt_max_limit = SCTP_THIN_LT_MAX_LIMIT;$/&\nstatic int thin_rdb_bytes_limit = SCTP_THIN_RDB_MAX_BYTES_LIMIT;\nstatic int thin_rdb_packets_limit = SCTP_THIN_RDB_MAX_PACKETS;/' \
+		net/sctp/sysctl.c
+	sysctl_entry thin_rdb SYSCTL_ONE
+	sysctl_entry thin_rdb_max_bytes '&thin_rdb_bytes_limit'
+	sysctl_entry thin_rdb_max_packets '&thin_rdb_packets_limit' SYSCTL_ONE
+	grep -q '^	net->sctp.thin_linear_timeouts_max = SCTP_THIN_LT_MAX_DEFAULT;$' net/sctp/protocol.c ||
+		die "net/sctp/protocol.c: patch 7's default is not there"
+	sed -i 's/^	net->sctp.thin_linear_timeouts_max = SCTP_THIN_LT_MAX_DEFAULT;$/&\n	net->sctp.thin_rdb_max_packets = 1;/' \
+		net/sctp/protocol.c
+	splice_generated
 }
 
 glue_7() {
