@@ -13,6 +13,9 @@
 # logs, summary.md, summary.json and the plots.
 #   DEMO_SECONDS   seconds of traffic per variant (60)
 #   DEMO_TUNED     1: also the receiver-tuned configuration
+#   DEMO_PROFILE   lab (the paper's, the default) or telecom (RTT 10 ms,
+#                  10 associations, a message every 100 ms); results in
+#                  results/<date>-demo (lab) or results/<date>-demo-telecom
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
@@ -21,7 +24,15 @@ RECEIVERS=default NREC=1
 if [ "${DEMO_TUNED:-0}" = 1 ]; then RECEIVERS="default tuned" NREC=2; fi
 VSTOCK=(stock rto200 rto200-si)
 VOURS=(thin-noi thin tcp tcp-thin)
-RES=$TOP/results/$(date +%Y%m%d-%H%M%S)-demo
+PROFILE=${DEMO_PROFILE:-lab}
+case "$PROFILE" in
+lab) WORKLOAD="RTT 100 ms, 5% uniform loss (data direction), 20 associations (thin-gen, Nagle off), 100 B every 250 ms"
+	PROF="owd_ms=50 interval_ms=250" SUFFIX="" ;;
+telecom) WORKLOAD="RTT 10 ms, 5% uniform loss (data direction), 10 associations (thin-gen, Nagle off), 100 B every 100 ms"
+	PROF="owd_ms=5 interval_ms=100" SUFFIX=-telecom ;;
+*) echo "demo: DEMO_PROFILE is lab or telecom, not $PROFILE" >&2; exit 2 ;;
+esac
+RES=$TOP/results/$(date +%Y%m%d-%H%M%S)-demo$SUFFIX
 t0=$(date +%s)
 echo "demo: [1/5] dependencies"; scripts/deps.sh >/dev/null
 echo "demo: [2/5] build"
@@ -36,7 +47,7 @@ vm() {
 	shift
 	[ "$dir" = "$RES/vm-stock" ] && opt=(--stock)
 	VM_QUIET=1 tests/vm/run "${opt[@]}" --timeout $(($# * NREC * (DUR + 200) + 300)) --out "$dir" -- \
-		"DEMO_SECONDS=$DUR DEMO_RECEIVERS='$RECEIVERS' tests/demo/guest-demo.sh $*" ||
+		"DEMO_SECONDS=$DUR DEMO_PROFILE=$PROFILE DEMO_RECEIVERS='$RECEIVERS' tests/demo/guest-demo.sh $*" ||
 		failed="$failed ${dir##*/}"
 }
 echo "demo: [3/5] Debian's sctp module: ${VSTOCK[*]}; receivers: $RECEIVERS;" \
@@ -59,7 +70,8 @@ done
 {
 	echo "kernel: $(cd "$RES" && grep -h 'guest:' vm-stock/console.txt vm-ours/console.txt 2>/dev/null | sort -u | tr '\n' ' ')"
 	echo "thin-sctp: $(git describe --always --dirty --tags)"
-	echo "workload: RTT 100 ms, 5% uniform loss (data direction), 20 associations (thin-gen, Nagle off), 100 B every 250 ms, ${DUR} s per variant"
+	echo "workload: $WORKLOAD, ${DUR} s per variant"
+	echo "profile: $PROFILE $PROF"
 	echo "variants: Debian's sctp module: ${VSTOCK[*]}; thin-sctp module: ${VOURS[*]}"
 	for r in $RECEIVERS; do
 		st=$(sed -n 's/^net.sctp.sack_timeout = //p' "$RES/$r/receiver.sysctl" 2>/dev/null | head -n 1)

@@ -48,6 +48,22 @@ CONFS = [
 LATE_MS = analyze.LATE_MS
 
 
+def profile(res):
+    """The workload of the run: params.txt's "profile:" line (scripts/demo.sh);
+    runs from before it had the paper's lab workload."""
+    prof = {"name": "lab", "owd_ms": 50, "interval_ms": 250}
+    try:
+        with open(os.path.join(res, "params.txt")) as f:
+            for line in f:
+                if line.startswith("profile:"):
+                    words = line.split()[1:]
+                    prof["name"] = words[0]
+                    prof.update({k: int(v) for k, v in (w.split("=") for w in words[1:])})
+    except FileNotFoundError:
+        pass
+    return prof
+
+
 def order(names):
     return [v for v in ORDER if v in names] + sorted(set(names) - set(ORDER))
 
@@ -105,7 +121,7 @@ def side_by_side(summary):
     return lines
 
 
-def plots(res, conf, title, lat):
+def plots(res, conf, title, lat, prof):
     names = list(lat)
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for v in names:
@@ -117,8 +133,8 @@ def plots(res, conf, title, lat):
     ax.set_yscale("log")
     ax.set_xlabel("application-layer latency (ms)")
     ax.set_ylabel("fraction of messages later than x (1 - CDF)")
-    ax.set_title("Latency tail, %s\nRTT 100 ms, 5 %% loss, 100 B every 250 ms" % title,
-                 fontsize=10)
+    ax.set_title("Latency tail, %s\nRTT %d ms, 5 %% loss, 100 B every %d ms"
+                 % (title, 2 * prof["owd_ms"], prof["interval_ms"]), fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
@@ -127,10 +143,12 @@ def plots(res, conf, title, lat):
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    data = [lat[v][lat[v] > 120] for v in names]
+    # Delayed: later than the one-way delay plus 0.7 RTT (the lab: 120 ms).
+    slow = 2.4 * prof["owd_ms"]
+    data = [lat[v][lat[v] > slow] for v in names]
     ax.boxplot(data, tick_labels=[LABEL.get(v, v) for v in names], whis=(1, 99),
                showfliers=True, flierprops={"markersize": 2})
-    ax.set_ylabel("latency of delayed messages (> 120 ms), ms")
+    ax.set_ylabel("latency of delayed messages (> %.0f ms), ms" % slow)
     ax.set_title("Messages that needed a retransmission (whiskers: p1-p99), %s" % title,
                  fontsize=10)
     plt.setp(ax.get_xticklabels(), rotation=20, fontsize=7, ha="right")
@@ -146,6 +164,7 @@ def main(argv):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
     res = argv[0]
+    prof = profile(res)
     summary, md, pngs = {}, [], []
     for conf, title in CONFS:
         cell = os.path.join(res, conf)
@@ -168,13 +187,15 @@ def main(argv):
         for v in names:
             sink = analyze.read_log(os.path.join(cell, v + ".sink.log"), 5)
             lat[v] = np.array([(r - t) / 1e6 for _a, _s, _z, t, r in sink])
-        pngs += plots(res, conf, title, lat)
+        pngs += plots(res, conf, title, lat, prof)
     if not summary:
         print("report: no default/ or tuned/ cell in %s" % res, file=sys.stderr)
         return 1
     if len(summary) == 2:
         md += ["## Beside each other: default receivers / receivers tuned", "",
                "Application-layer latency, ms; each cell: default / tuned.", ""] + side_by_side(summary) + [""]
+    md += ["Workload profile: %s: RTT %d ms, 100 B every %d ms, 5 %% loss (params.txt)."
+           % (prof["name"], 2 * prof["owd_ms"], prof["interval_ms"]), ""]
     text = "\n".join(md)
     print(text)
     with open(os.path.join(res, "summary.md"), "w") as f:

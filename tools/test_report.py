@@ -98,6 +98,16 @@ def main():
         check("Default receivers" in md and "tuned" not in md, "default only")
         check(list(json.load(open(os.path.join(res, "summary.json")))) == ["default"],
               "summary.json: default only")
+        check("Workload profile: lab: RTT 100 ms, 100 B every 250 ms" in md,
+              "no params.txt: the paper's lab profile")
+        # DEMO_PROFILE=telecom's params.txt line
+        with open(os.path.join(res, "params.txt"), "w") as f:
+            f.write("thin-sctp: x\nprofile: telecom owd_ms=5 interval_ms=100\n")
+        subprocess.run([sys.executable, os.path.join(HERE, "report.py"), res],
+                       check=True, stdout=subprocess.DEVNULL)
+        md = open(os.path.join(res, "summary.md")).read()
+        check("Workload profile: telecom: RTT 10 ms, 100 B every 100 ms" in md,
+              "telecom profile from params.txt")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

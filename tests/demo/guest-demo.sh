@@ -1,13 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# In the guest: the paper's lab workload (section 6.1) for each variant,
-# one variant after the other in the lab of tests/kernel/lib.sh: RTT
-# 100 ms, 5 % uniform loss on the data direction, 20 associations
-# (tools/thin-gen, one-to-one sockets, Nagle off) each sending 100-byte
-# messages every 250 ms for DEMO_SECONDS.  The sender then waits until
-# everything is acknowledged and closes; the sink stops when all 20
-# connections have closed.
+# In the guest: a thin workload for each variant, one variant after the
+# other in the lab of tests/kernel/lib.sh, 5 % uniform loss on the data
+# direction, tools/thin-gen's one-to-one sockets with Nagle off sending
+# 100-byte messages for DEMO_SECONDS.  DEMO_PROFILE picks the rest:
+#   lab       the paper's lab workload (section 6.1): RTT 100 ms, 20
+#             associations, a message every 250 ms (the default)
+#   telecom   signalling inside an operator's network (issue 29): RTT
+#             10 ms, 10 associations, a message every 100 ms
+# The sender then waits until everything is acknowledged and closes; the
+# sink stops when all its connections have closed.
 #
 #   guest-demo.sh VARIANT...
 #
@@ -36,13 +39,17 @@
 . "$(dirname "$0")/../kernel/lib.sh"
 DUR=${DEMO_SECONDS:-60}
 GEN=$TOP/build/tools/thin-gen
-ASSOCS=20
+case "${DEMO_PROFILE:-lab}" in
+lab) OWD=50 ASSOCS=20 IVAL=250 ;;
+telecom) OWD=5 ASSOCS=10 IVAL=100 ;;
+*) echo "guest-demo: unknown profile $DEMO_PROFILE" >&2; exit 2 ;;
+esac
 MODULE=$(cat /sys/module/sctp/version 2>/dev/null)
 MODULE=${MODULE:+thin-sctp-$MODULE}
 MODULE=${MODULE:-stock}
-thin_lab_up 50
+thin_lab_up "$OWD"
 trap thin_lab_down EXIT
-thin_lab_netem fwd delay 50ms loss 5% limit 10000
+thin_lab_netem fwd delay "${OWD}ms" loss 5% limit 10000
 
 # $1: namespace, $2: device, $3: pcap file, $4: filter.  Starts tcpdump
 # and waits (30 s at most: the first start over 9p is slow under TCG)
@@ -115,7 +122,7 @@ for recv in ${DEMO_RECEIVERS:-default}; do
 		thin_wait_listen $proto $port || { echo "guest-demo: $v: no sink on $port" >&2; rc=1; }
 		# shellcheck disable=SC2086
 		ip netns exec $S "$GEN" send --proto $proto --connect "10.0.2.1:$port" \
-			--assocs $ASSOCS --size 100 --interval 250 --duration "$DUR" --nodelay \
+			--assocs $ASSOCS --size 100 --interval $IVAL --duration "$DUR" --nodelay \
 			--drain 180 --progress 0 $opt --log "$out/$v.send.log" \
 			>"$out/$v.send.out" 2>&1 || rc=1
 		wait $sink || rc=1
