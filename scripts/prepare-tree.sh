@@ -37,13 +37,20 @@ command -v dpkg-query >/dev/null || die "needs dpkg-query (a Debian system)"
 [ -z "$R" ] || [ -f "$R/.thin-ready" ] || die "no $ROOT build root in $R; run: $fix"
 [ -d "$R/usr/src/linux-headers-$KVER" ] ||
 	die "no headers for $KVER in $R/usr/src/linux-headers-$KVER; run: $fix"
-[ -f "$TARBALL" ] || die "$TARBALL is missing; run: $fix"
 hv=$(dpkg-query --admindir="$R/var/lib/dpkg" -W -f='${Version}' "linux-headers-$KVER" 2>/dev/null) ||
 	die "linux-headers-$KVER is not installed${R:+ in $R}; run: $fix"
-sv=$(dpkg-query --admindir="$R/var/lib/dpkg" -W -f='${Version}' "$SRC" 2>/dev/null) ||
-	die "$SRC is not installed${R:+ in $R}; run: $fix"
-[ "$hv" = "$sv" ] ||
-	die "$SRC is $sv but linux-headers-$KVER is $hv; run: ${R:+$fix (in $R)}${R:-apt-get install -y $SRC=$hv (or upgrade the headers and image)}"
+# Sources already extracted from the headers' Debian version stay good
+# when linux-source-$LINE (one package for the whole line) has since moved
+# to another release of the line (make deps of a newer one).
+if [ "$(cat "$BUILD/pristine/.version" 2>/dev/null)" = "$hv" ]; then
+	sv=$hv
+else
+	[ -f "$TARBALL" ] || die "$TARBALL is missing; run: $fix"
+	sv=$(dpkg-query --admindir="$R/var/lib/dpkg" -W -f='${Version}' "$SRC" 2>/dev/null) ||
+		die "$SRC is not installed${R:+ in $R}; run: $fix"
+	[ "$hv" = "$sv" ] ||
+		die "$SRC is $sv but linux-headers-$KVER is $hv; run: ${R:+$fix (in $R)}${R:-apt-get install -y $SRC=$hv (or upgrade the headers and image)}"
+fi
 
 # Everything we take from upstream: pristine, never committed.
 UPSTREAM="net/sctp include/net/sctp include/uapi/linux/sctp.h include/linux/sctp.h include/trace/events/sctp.h scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch"

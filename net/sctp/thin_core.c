@@ -203,6 +203,7 @@ void sctp_thin_core_sent(struct sctp_thin_core *c, u32 highest_tsn,
 			 unsigned long now, const void *transport, gfp_t gfp)
 {
 	struct sctp_thin_pkt *p;
+	bool rtx = false;
 	u32 i;
 
 	if (!c->highest_valid ||
@@ -210,6 +211,7 @@ void sctp_thin_core_sent(struct sctp_thin_core *c, u32 highest_tsn,
 		c->highest_sent = highest_tsn;
 		c->highest_valid = true;
 	} else {
+		rtx = true;	/* Karn (RFC 9260 6.3.1 C5): no RTT sample */
 		/* A retransmission supersedes the earlier packets with the
 		 * same highest TSN: the sender has given up on them.  New
 		 * data never takes this path, so sends stay O(1) amortized.
@@ -248,6 +250,8 @@ void sctp_thin_core_sent(struct sctp_thin_core *c, u32 highest_tsn,
 	p = sctp_thin_slot(c, c->used++);
 	p->tsn = highest_tsn;
 	p->sent = now;
+	p->sent_us = c->now_us;
+	p->rtx = rtx;
 	p->transport = transport;
 	p->misses = 0;
 	p->state = SCTP_THIN_PKT_LIVE;
@@ -326,6 +330,7 @@ unsigned int sctp_thin_core_sack(struct sctp_thin_core *c, u32 cum_tsn,
 
 	c->n_acked = 0;
 	c->acked_all = false;
+	c->rtt_us = 0;
 	if (!c->highest_valid)
 		return 0;
 	for (i = 0; i < c->used; i++) {
@@ -336,6 +341,13 @@ unsigned int sctp_thin_core_sack(struct sctp_thin_core *c, u32 cum_tsn,
 			continue;
 		sctp_thin_kill(c, p);
 		sctp_thin_note_acked(c, p->transport);
+		/* The RTT sample: the newest packet newly acked that was
+		 * a first transmission (RFC 9260 6.3.1 C5), in µs.
+		 */
+		if (!p->rtx) {
+			c->rtt_us = c->now_us - p->sent_us ? : 1;
+			c->rtt_tp = p->transport;
+		}
 		if (!have || sctp_thin_before(htna, p->tsn))
 			htna = p->tsn;
 		have = true;
@@ -787,4 +799,211 @@ bool sctp_thin_rdb_gate_rtt(struct sctp_thin_rdb_gate *g, u32 srtt, u32 now,
 	else
 		g->closed = q > base / 8 && q > slack / 2;
 	return g->closed;
+}
+
+/* The caller's clock, in µs, for the calls that follow: the send time of
+ * each packet recorded and the RTT samples of SACKs.  A u32 wraps every
+ * 71 minutes; only differences are taken.
+ */
+void sctp_thin_core_clock(struct sctp_thin_core *c, u32 now_us)
+{
+	c->now_us = now_us;
+}
+
+/* The newest packet in flight, NULL if none. */
+const struct sctp_thin_pkt *
+sctp_thin_core_newest(const struct sctp_thin_core *c)
+{
+	u32 i;
+
+	for (i = c->used; i > 0; i--) {
+		const struct sctp_thin_pkt *p = sctp_thin_slot(c, i - 1);
+
+		if (p->state == SCTP_THIN_PKT_LIVE)
+			return p;
+	}
+	return NULL;
+}
+
+/* Tail probe (RFC 8985 section 7, TLP), the pure parts; thin_probe.c has
+ * the timer and the packet.  The design and where it deviates from RFC
+ * 8985: docs/design-tail-probe.md.
+ *
+ * The smoothed RTT of a path in µs, RFC 6298 2.3 (RFC 9260 6.3.1 C3)
+ * without RTTVAR: upstream's SRTT counts jiffies (4 ms at HZ 250), too
+ * coarse for a PTO of 2 * SRTT at an RTT of a few ms.  The RTO keeps
+ * upstream's SRTT.  Samples above SCTP_THIN_RTT_MAX_US are clamped.
+ */
+#define SCTP_THIN_RTT_MAX_US	60000000U	/* RTO.Max default, 60 s */
+
+void sctp_thin_rtt_sample(struct sctp_thin_rtt *r, u32 rtt_us)
+{
+	if (!rtt_us)
+		return;
+	if (rtt_us > SCTP_THIN_RTT_MAX_US)
+		rtt_us = SCTP_THIN_RTT_MAX_US;
+	if (!r->srtt_us)
+		r->srtt_us = rtt_us;
+	else
+		r->srtt_us = r->srtt_us - (r->srtt_us >> 3) + (rtt_us >> 3);
+	if (!r->srtt_us)
+		r->srtt_us = 1;
+}
+
+/* RFC 8985 7.2: PTO = 2 * SRTT, plus the peer's SACK delay (RFC 9260 6.2,
+ * 200 ms) where the receiver may delay its SACK: the probed packet lacked
+ * the I-bit, or the peer seems to ignore it (sctp_thin_probe_delack()).
+ * Deviation: TCP adds its delayed-ACK allowance only with one segment in
+ * flight; a thin flight is 1-3 packets, and a receiver that acks every
+ * second packet may delay the tail's SACK whatever came before.
+ */
+u32 sctp_thin_pto_us(u32 srtt_us, bool delack)
+{
+	if (srtt_us > SCTP_THIN_RTT_MAX_US)
+		srtt_us = SCTP_THIN_RTT_MAX_US;
+	return 2 * srtt_us + (delack ? SCTP_THIN_PROBE_DELACK_US : 0);
+}
+
+/* Does the PTO of a probe for a packet with (@ibit) or without the I-bit
+ * need the SACK-delay allowance?  A peer that seems to ignore the I-bit
+ * (distrust, sctp_thin_probe_score()) gets it too, but for one probe in
+ * SCTP_THIN_PROBE_RETRY, so that its score can recover.
+ */
+bool sctp_thin_probe_delack(struct sctp_thin_probe *p, bool ibit)
+{
+	if (!ibit)
+		return true;
+	return p->distrust && p->retry != SCTP_THIN_PROBE_RETRY - 1;
+}
+
+/* A probe copying @tsn left while TSNs up to @end_tsn were sent
+ * (TLP.end_seq); @delack: its PTO had the allowance.
+ */
+void sctp_thin_probe_open(struct sctp_thin_probe *p, u32 tsn, u32 end_tsn,
+			  bool delack)
+{
+	p->open = true;
+	p->clean = true;
+	p->dup = false;
+	p->acked = false;
+	p->tsn = tsn;
+	p->end_tsn = end_tsn;
+	p->delack = delack;
+	if (p->distrust)
+		p->retry = (p->retry + 1) % SCTP_THIN_PROBE_RETRY;
+}
+
+/* The episode ends without a verdict: T3-rtx expired (RTO recovery takes
+ * over, RFC 8985 7.2.3), the outqueue was purged, the path removed.
+ */
+void sctp_thin_probe_close(struct sctp_thin_probe *p)
+{
+	p->open = false;
+}
+
+/* @tsn left again (a retransmission, an RDB copy): a dup report of it no
+ * longer shows that the original had arrived.
+ */
+void sctp_thin_probe_resent(struct sctp_thin_probe *p, u32 tsn)
+{
+	if (p->open && p->tsn == tsn)
+		p->clean = false;
+}
+
+/* Is a dup report of @tsn the open probe's own (the original had
+ * arrived)?  Then it is not a spurious retransmission for the RTO
+ * (sctp_thin_spurious()): the probe left after 2 * SRTT, not an RTO.
+ */
+bool sctp_thin_probe_dup(const struct sctp_thin_probe *p, u32 tsn)
+{
+	return p->open && p->clean && p->tsn == tsn;
+}
+
+/* I-bit score (ours): in a decaying window of SCTP_THIN_PROBE_SCORE_WINDOW
+ * probes sent without the allowance, 2 or more spurious and at least a
+ * quarter: the peer seems to ignore the I-bit (its SACK came after
+ * 2 * SRTT while the original had arrived: RFC 3708 3.2).  Trusted again
+ * under an eighth.
+ */
+static int sctp_thin_probe_verdict(struct sctp_thin_probe *p, int v)
+{
+	p->open = false;
+	if (p->delack || v == SCTP_THIN_PROBE_NONE)
+		return v;
+	p->win_probes++;
+	if (v == SCTP_THIN_PROBE_SPURIOUS)
+		p->win_spurious++;
+	if (p->win_probes > SCTP_THIN_PROBE_SCORE_WINDOW) {
+		p->win_probes /= 2;
+		p->win_spurious /= 2;
+	}
+	if (!p->distrust)
+		p->distrust = p->win_spurious >= 2 &&
+			      p->win_spurious * 4 >= p->win_probes;
+	else
+		p->distrust = p->win_spurious * 8 >= p->win_probes;
+	return v;
+}
+
+/* Is a TSN above @end acked by this SACK? */
+static bool sctp_thin_above_acked(u32 end, u32 cum,
+				  const struct sctp_thin_gap *gaps,
+				  unsigned int ngaps)
+{
+	unsigned int i;
+
+	if (sctp_thin_before(end, cum))
+		return true;
+	for (i = 0; i < ngaps; i++) {
+		if (!gaps[i].start || gaps[i].start > gaps[i].end)
+			continue;
+		if (sctp_thin_before(end, cum + gaps[i].end))
+			return true;
+	}
+	return false;
+}
+
+/* RFC 8985 7.4, the verdict on a probe, from each SACK.  Spurious: a dup
+ * report of the copied TSN, sent exactly twice (RFC 9260 6.2: the
+ * receiver reports a DATA chunk it got twice), so the original had
+ * arrived.  Repaired (7.4.2): a TSN above end_tsn is acked (data sent
+ * after the probe, as Linux TCP's after(ack, tlp_high_seq)), the copied
+ * TSN is acked and no dup report of it came: the probe was the copy that
+ * arrived.  If it was sent again meanwhile, a dup proves nothing and it
+ * counts as repaired: never fewer losses than there were.  If the copied
+ * TSN is still missing, the probe was lost too: no verdict, fast
+ * retransmit or T3-rtx repairs it with their own response.
+ */
+int sctp_thin_probe_sack(struct sctp_thin_probe *p, u32 cum_tsn,
+			 const struct sctp_thin_gap *gaps, unsigned int ngaps,
+			 const u32 *dups, unsigned int ndups)
+{
+	unsigned int i;
+
+	if (!p->open)
+		return SCTP_THIN_PROBE_NONE;
+	for (i = 0; i < ndups; i++)
+		if (dups[i] == p->tsn)
+			p->dup = true;
+	if (sctp_thin_acked(p->tsn, cum_tsn, gaps, ngaps))
+		p->acked = true;
+	if (p->dup && p->clean)
+		return sctp_thin_probe_verdict(p, SCTP_THIN_PROBE_SPURIOUS);
+	if (!sctp_thin_above_acked(p->end_tsn, cum_tsn, gaps, ngaps))
+		return SCTP_THIN_PROBE_NONE;
+	return sctp_thin_probe_verdict(p, p->acked ? SCTP_THIN_PROBE_REPAIRED :
+					  SCTP_THIN_PROBE_NONE);
+}
+
+/* New DATA leaves while an episode is open (the stream was idle since
+ * the probe): decide now, so that the new tail can have its own probe.
+ * The copied TSN acked without a dup report: repaired.
+ */
+int sctp_thin_probe_new_data(struct sctp_thin_probe *p)
+{
+	if (!p->open)
+		return SCTP_THIN_PROBE_NONE;
+	if (p->acked && !(p->dup && p->clean))
+		return sctp_thin_probe_verdict(p, SCTP_THIN_PROBE_REPAIRED);
+	return sctp_thin_probe_verdict(p, SCTP_THIN_PROBE_NONE);
 }

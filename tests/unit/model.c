@@ -57,6 +57,13 @@ void pair_resent(struct pair *t, u32 tsn)
 			t->m.recent_ok[i] = false;
 }
 
+static void pair_fail(struct pair *t, const char *why)
+{
+	if (!t->failures)
+		t->why = why;
+	t->failures++;
+}
+
 /* A dup report takes back the count of a TSN it still remembers, once. */
 bool pair_dup(struct pair *t, u32 tsn)
 {
@@ -89,6 +96,7 @@ void pair_init(struct pair *t)
 {
 	memset(t, 0, sizeof(*t));
 	sctp_thin_core_init(&t->core, &shim_mem);
+	t->now_us = 0xfff00000u;	/* wraps within the run */
 	t->app_limited = true;
 	t->m.thin = true;	/* nothing in flight */
 }
@@ -103,17 +111,20 @@ void pair_fini(struct pair *t)
 void pair_sent(struct pair *t, u32 tsn, const void *tp, bool fail_alloc)
 {
 	struct model *m = &t->m;
-	bool grow;
+	bool grow, rtx;
 
 	t->now += 1 + (t->steps % 7);
 	/* the core allocates exactly when the model says it grows */
 	grow = !m->saturated && m_live(m) == m->size &&
 	       (m->size ? m->size * 2 : SCTP_THIN_MIN_SLOTS) <= SCTP_THIN_MAX_SLOTS;
 	shim_fail_next = grow && fail_alloc;
+	t->now_us += 1 + (t->steps % 13) * 977;
+	sctp_thin_core_clock(&t->core, t->now_us);
 	sctp_thin_core_sent(&t->core, tsn, t->now, tp, GFP_ATOMIC);
 	shim_fail_next = false;
 
-	if (!m->highest_valid || before(m->highest, tsn)) {
+	rtx = m->highest_valid && !before(m->highest, tsn);
+	if (!rtx) {
 		m->highest = tsn;
 		m->highest_valid = true;
 	} else {
@@ -149,7 +160,8 @@ void pair_sent(struct pair *t, u32 tsn, const void *tp, bool fail_alloc)
 		m->cap = m->cap ? m->cap * 2 : 64;
 		m->p = realloc(m->p, m->cap * sizeof(*m->p));
 	}
-	m->p[m->n++] = (struct mpkt){ tsn, t->now, tp, 0, true };
+	m->p[m->n++] = (struct mpkt){ tsn, t->now, tp, 0, true, t->now_us,
+				      rtx };
 }
 
 static bool m_acked(u32 tsn, u32 cum, const struct sctp_thin_gap *g,
@@ -200,20 +212,32 @@ void pair_sack(struct pair *t, u32 cum, const struct sctp_thin_gap *g,
 	       unsigned int n)
 {
 	struct model *m = &t->m;
+	const void *rtt_tp = NULL;
 	bool have = false;
-	u32 htna = 0;
+	u32 htna = 0, rtt = 0;
 	size_t i, k;
 
+	t->now_us += t->steps % 2 ? 0 : 1 + (t->steps % 11) * 3001;
+	sctp_thin_core_clock(&t->core, t->now_us);
 	sctp_thin_core_sack(&t->core, cum, g, n);
 	m->nacked = 0;
 	m->acked_all = false;
-	if (!m->highest_valid)
+	if (!m->highest_valid) {
+		if (t->core.rtt_us)
+			pair_fail(t, "RTT sample with nothing recorded");
 		return;		/* nothing sent since the start or a purge */
+	}
 	for (i = 0; i < m->n; i++) {
 		if (!m->p[i].live || !m_acked(m->p[i].tsn, cum, g, n))
 			continue;
 		m->p[i].live = false;
 		m_note_acked(m, m->p[i].tp);
+		/* Karn: first transmissions only; the newest acked one */
+		if (!m->p[i].rtx) {
+			rtt = t->now_us - m->p[i].sent_us;
+			rtt = rtt ? rtt : 1;
+			rtt_tp = m->p[i].tp;
+		}
 		if (!have || before(htna, m->p[i].tsn))
 			htna = m->p[i].tsn;
 		have = true;
@@ -229,6 +253,8 @@ void pair_sack(struct pair *t, u32 cum, const struct sctp_thin_gap *g,
 				m->win_lost++;
 		}
 	}
+	if (t->core.rtt_us != rtt || (rtt && t->core.rtt_tp != rtt_tp))
+		pair_fail(t, "RTT sample differs from the model");
 	if (m->gone_marked && !before(cum, m->gone_mark))
 		m->gone_marked = false;
 	if (!before(cum, m->highest)) {

@@ -19,6 +19,8 @@ struct mpkt {
 	const void *tp;
 	u8 misses;
 	bool live;
+	u32 sent_us;		/* the µs clock at the send */
+	bool rtx;		/* highest TSN not above the highest sent */
 };
 
 struct model {
@@ -51,6 +53,7 @@ struct pair {
 	struct sctp_thin_core core;
 	struct model m;
 	unsigned long now;
+	u32 now_us;		/* the µs clock, starts near its wrap */
 	bool app_limited;	/* the sender's state for the detection */
 	long steps;
 	long failures;

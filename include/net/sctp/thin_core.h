@@ -34,7 +34,9 @@ struct sctp_thin_pkt {
 	u32 tsn;		/* highest TSN the packet carries */
 	u8 misses;		/* loss indications so far */
 	u8 state;		/* SCTP_THIN_PKT_* */
+	u8 rtx;			/* its highest TSN was sent before: no RTT */
 	unsigned long sent;	/* send time, jiffies */
+	u32 sent_us;		/* send time, the caller's µs clock */
 	const void *transport;	/* path: compared, never dereferenced */
 };
 
@@ -78,6 +80,46 @@ struct sctp_thin_core {
 	u64 guard_undone;	/* lifetime: counts taken back by dup reports */
 	u32 guard;		/* guard threshold, SCTP_THIN_ONE = all, 0 = off */
 	u32 transitions;	/* thin <-> thick changes */
+	/* The caller's clock in µs (sctp_thin_core_clock()), and the RTT
+	 * sample the last SACK gave (0: none) with its path.
+	 */
+	u32 now_us;
+	u32 rtt_us;
+	const void *rtt_tp;
+};
+
+/* Tail probe (RFC 8985 section 7, TLP), per path: the smoothed RTT in µs
+ * from the core's own samples (sctp_thin_rtt_sample()).
+ */
+struct sctp_thin_rtt {
+	u32 srtt_us;		/* 0: no sample yet */
+};
+
+#define SCTP_THIN_PROBE_DELACK_US	200000	/* RFC 9260 6.2 SACK delay */
+#define SCTP_THIN_PROBE_SCORE_WINDOW	8	/* probes, the score's window */
+#define SCTP_THIN_PROBE_RETRY		16	/* 1 in N probes w/o allowance */
+
+enum {
+	SCTP_THIN_PROBE_NONE,		/* no verdict (yet) */
+	SCTP_THIN_PROBE_SPURIOUS,	/* the original had arrived */
+	SCTP_THIN_PROBE_REPAIRED,	/* the probe repaired a loss */
+};
+
+/* One probe episode (RFC 8985 7.3, 7.4) and the I-bit score (1.8 of
+ * docs/design-tail-probe.md).
+ */
+struct sctp_thin_probe {
+	u32 end_tsn;		/* highest TSN sent when the probe left */
+	u32 tsn;		/* the TSN copied */
+	bool open;		/* an episode is open: no other probe */
+	bool clean;		/* tsn sent exactly twice: original, probe */
+	bool dup;		/* a dup report of tsn came */
+	bool acked;		/* tsn was acked */
+	bool delack;		/* the probe's PTO had the SACK-delay allowance */
+	bool distrust;		/* the peer seems to ignore the I-bit */
+	u8 win_probes;		/* probes without the allowance, decaying */
+	u8 win_spurious;	/* of which spurious */
+	u8 retry;		/* counts to SCTP_THIN_PROBE_RETRY */
 };
 
 /* Redundant data bundling (RDB, our addition after the paper's section 7
@@ -162,6 +204,22 @@ void sctp_thin_core_timeout(struct sctp_thin_core *c, const void *transport);
 bool sctp_thin_core_dup(struct sctp_thin_core *c, u32 tsn);
 void sctp_thin_core_resent(struct sctp_thin_core *c, u32 tsn);
 void sctp_thin_core_repaired(struct sctp_thin_core *c, u32 tsn);
+void sctp_thin_core_clock(struct sctp_thin_core *c, u32 now_us);
+const struct sctp_thin_pkt *
+sctp_thin_core_newest(const struct sctp_thin_core *c);
+
+void sctp_thin_rtt_sample(struct sctp_thin_rtt *r, u32 rtt_us);
+u32 sctp_thin_pto_us(u32 srtt_us, bool delack);
+bool sctp_thin_probe_delack(struct sctp_thin_probe *p, bool ibit);
+void sctp_thin_probe_open(struct sctp_thin_probe *p, u32 tsn, u32 end_tsn,
+			  bool delack);
+void sctp_thin_probe_close(struct sctp_thin_probe *p);
+void sctp_thin_probe_resent(struct sctp_thin_probe *p, u32 tsn);
+bool sctp_thin_probe_dup(const struct sctp_thin_probe *p, u32 tsn);
+int sctp_thin_probe_sack(struct sctp_thin_probe *p, u32 cum_tsn,
+			 const struct sctp_thin_gap *gaps, unsigned int ngaps,
+			 const u32 *dups, unsigned int ndups);
+int sctp_thin_probe_new_data(struct sctp_thin_probe *p);
 
 void sctp_thin_rdb_reset(struct sctp_thin_rdb *r);
 void sctp_thin_rdb_note(struct sctp_thin_rdb *r, u32 highest_tsn,
