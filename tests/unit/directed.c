@@ -835,7 +835,7 @@ static void t_rtt(void)
 	sctp_thin_core_clock(&c, 25000);
 	sctp_thin_core_sack(&c, 14, NULL, 0);
 	CHECK(c.rtt_us == 3000 && c.rtt_tp == &B, "the newest acked packet");
-	CHECK(sctp_thin_core_newest(&c) == NULL, "nothing in flight: no newest");
+	CHECK(!sctp_thin_core_newest(&c), "nothing in flight: no newest");
 	sctp_thin_core_sent(&c, 15, 7, &A, 0);
 	sctp_thin_core_sent(&c, 16, 8, &C, 0);
 	CHECK(sctp_thin_core_newest(&c) && sctp_thin_core_newest(&c)->tsn == 16,
@@ -957,9 +957,10 @@ static void t_probe(void)
 			want = ref_verdict(&dup, &acked, clean, tsn, end, cum,
 					   gg, n, dups, nd);
 			got = sctp_thin_probe_sack(&p, cum, gg, n, dups, nd);
-			if (got != (want < 0 ? SCTP_THIN_PROBE_NONE : want) ||
-			    p.open != (want < 0))
-				bad++;
+			if (want < 0)
+				bad += got != SCTP_THIN_PROBE_NONE || !p.open;
+			else
+				bad += got != want || p.open;
 		}
 	}
 	CHECK(bad == 0, "probe verdicts agree with the reference (20000 runs)");
