@@ -924,8 +924,10 @@ static void t_probe(void)
 	CHECK(sctp_thin_probe_new_data(&p) == SCTP_THIN_PROBE_REPAIRED && !p.open,
 	      "new data after an ack without dup: repaired");
 	sctp_thin_probe_open(&p, 7, 7, false);
-	CHECK(sctp_thin_probe_new_data(&p) == SCTP_THIN_PROBE_NONE && !p.open,
-	      "new data, tsn not acked: closed without verdict");
+	CHECK(sctp_thin_probe_new_data(&p) == SCTP_THIN_PROBE_NONE && p.open,
+	      "new data, tsn not acked: the episode stays open");
+	CHECK(sctp_thin_probe_sack(&p, 8, NULL, 0, NULL, 0) ==
+	      SCTP_THIN_PROBE_REPAIRED, "its verdict comes with the new ack");
 	sctp_thin_probe_open(&p, 0xffffffffu, 0xffffffffu, false);
 	CHECK(sctp_thin_probe_sack(&p, 0, NULL, 0, NULL, 0) ==
 	      SCTP_THIN_PROBE_REPAIRED, "TSN wrap");

@@ -32,7 +32,12 @@
  * value programs built before it keep) does not include it.
  */
 #define SCTP_THIN_RDB			0x80
-#define SCTP_THIN_KNOWN			0xff	/* every bit defined */
+/* Tail probe while thin (RFC 8985 section 7, TLP): if no SACK came 2 SRTT
+ * after the last new DATA, the newest outstanding chunk is sent again
+ * with the I-bit.  Not in SCTP_THIN_ALL (yet).
+ */
+#define SCTP_THIN_TAIL_PROBE		0x100
+#define SCTP_THIN_KNOWN			0x1ff	/* every bit defined */
 
 /* stp_rdb_max_bytes: bounded by the path MTU only. */
 #define SCTP_THIN_RDB_MTU		0xffffffffU
@@ -57,6 +62,10 @@ struct sctp_thin_params {
 #define SCTP_THIN_STATE_THIN		0x01	/* detected as thin now */
 #define SCTP_THIN_STATE_SATURATED	0x02	/* list over cap or no memory */
 #define SCTP_THIN_STATE_CONGESTED	0x04	/* congestion guard holds it thick */
+#define SCTP_THIN_STATE_PROBE_DELACK	0x08	/* the peer seems to ignore the
+						 * I-bit: probes wait for its
+						 * delayed SACK
+						 */
 
 #define SCTP_THIN_LOSS_ONE	65536	/* sti_lossrate fixed point 1.0 */
 
@@ -97,6 +106,13 @@ struct sctp_thin_info {
 	 * a queue stood on their path (RDB's queue gate).
 	 */
 	__u64		sti_rdb_gated;
+	/* Added later: tail probes (SCTP_THIN_TAIL_PROBE) sent, those the
+	 * peer's dup report showed spurious (the original had arrived), and
+	 * those that repaired a loss.
+	 */
+	__u64		sti_probes;
+	__u64		sti_probes_spurious;
+	__u64		sti_probes_repaired;
 };
 
 #endif /* _UAPI_LINUX_SCTP_THIN_H */
