@@ -38,6 +38,7 @@ step dkms scripts/dkms-check.sh
 step install tests/vm/run --noload --out "$TOP/build/check/install" -- tests/kernel/install.sh
 step vm tests/vm/run --out "$TOP/build/check/vm" -- tests/vm/suite.sh
 step vm-stock tests/vm/run --stock --out "$TOP/build/check/vm-stock" -- tests/kernel/mechanisms.sh
+step vm-stock-probe tests/vm/run --stock --out "$TOP/build/check/vm-stock-probe" -- tests/kernel/probe.sh
 step regress tests/regress/run
 
 # The other kernel lines (scripts/kernel-line.sh), each on its newest
