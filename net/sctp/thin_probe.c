@@ -290,12 +290,13 @@ static void sctp_thin_probe_send(struct sctp_association *asoc,
 	pkt.has_data = 1;
 	sctp_thin_probe_open(&ta->probe, tsn, asoc->next_tsn - 1,
 			     ta->probe_delack);
+	ta->probes++;
+	/* Traced before the packet hook may trace a transition. */
+	trace_sctp_thin_mechanism(asoc, SCTP_THIN_TAIL_PROBE, tsn);
 	ta->probing = true;
 	sctp_packet_transmit(&pkt, GFP_ATOMIC);
 	ta->probing = false;
 	tp->rto_pending = pending;
-	ta->probes++;
-	trace_sctp_thin_mechanism(asoc, SCTP_THIN_TAIL_PROBE, tsn);
 }
 
 /* The PTO expired, socket lock held, not owned by the user: check again
