@@ -49,6 +49,15 @@ repair() {
 	awk -v p="-$2" -v k="$3" 'index($2, p) && $3 == k && !t0 { t0 = $1 }
 		index($2, p) && $3 == k && $5 == "PASS" { printf "%d", ($1 - t0) / 1e6; exit }' "$1"
 }
+# $1: log, $2: port: the median RTT as the emulator sees it: from a TSN's
+# first transmission to the first SACK that acks it, + 5 ms (the SACK's
+# way back to the sender), in ms.
+rtt_e() {
+	awk -v p="-$2" 'index($2, p) && $3 != "SACK" && !($3 in t) { t[$3] = $1 }
+		index($2, p) && $3 == "SACK" { for (k in t) if (!(k in d) && $4 + 0 >= k + 0) d[k] = ($1 - t[k]) / 1e6 }
+		END { for (k in d) print d[k] }' "$1" | sort -n |
+		awk '{ v[NR] = $1 } END { if (NR) printf "%d", v[int((NR + 1) / 2)] + 5 }'
+}
 # $1: log, $2: port, $3: TSN offset: its transmissions the emulator saw.
 txs() { awk -v p="-$2" -v k="$3" 'index($2, p) && $3 == k { n++ } END { print n + 0 }' "$1"; }
 # $1: log, $2: port: DATA transmissions beyond the first of each TSN.
@@ -86,9 +95,14 @@ if [ $STOCK = 0 ]; then
 	echo "# k1-on: repaired $(for k in 20 30 40; do repair "$OUTDIR/k1-on.log" 5202 $k; echo -n ' '; done)ms after the send"
 	g=$(repair3 "$OUTDIR/k1-on.log" 5202); echo "# k1-on: median $g ms, delivered $(thin_calc 'g + 5' g="$g") ms after the send"
 	# PTO = 2 SRTT + 1 jiffy, SRTT measured by the sender: ~25 ms in a
-	# quiet guest (RTT 10 ms); a loaded TCG host stretches the RTT, and
-	# the PTO with it.  60 ms still tells it from the ~110 ms without.
-	expect "g <= 60" "probe on: repaired ~2 RTT after the send (PTO 2 SRTT + 1 jiffy), median of 3"
+	# quiet guest (RTT 10 ms: the target, delivered <= 35 ms).  A loaded
+	# TCG host stretches the RTT, and the PTO with it: the bound is 2 RTT
+	# as the emulator saw it in this run (DATA -> SACK there, + 5 ms the
+	# way back), + 1 jiffy and 10 ms of slack; and below 90 ms, the
+	# probe-off repair.
+	r=$(rtt_e "$OUTDIR/k1-on.log" 5202); echo "# k1-on: median RTT at the emulator $r ms"
+	b=$(thin_calc '2 * r + 14' r="$r")
+	expect "g <= $b && g < 90" "probe on: repaired ~2 RTT after the send (PTO 2 SRTT + 1 jiffy), median of 3, bound 2 RTT + 14 ms"
 	g=$(thin_kv k1-on probes_repaired); expect "g >= 2" "probe on: verdict repaired (a loss) for most of the 3"
 	g=$(for k in 20 30 40; do txs "$OUTDIR/k1-on.log" 5202 $k; done | awk '$1 == 2 { n++ } END { print n + 0 }')
 	expect "g >= 2" "probe on: most of the 3 sent just twice (original, probe)"
