@@ -158,7 +158,7 @@ if [ $STOCK = 0 ]; then
 fi
 
 # 4. The congestion guard (mechanisms.sh 8): 50 messages 100 ms apart,
-#    every third from message 1 lost once (32 %).  While the guard holds
+#    every third from message 1 lost once (32 %), and the last.  While the guard holds
 #    the association thick, no probe: the tracepoints (sctp_thin_transition
 #    thin=0/1, sctp_thin_mechanism tail_probe) in order, per association;
 #    a new association starts thin.
@@ -167,6 +167,10 @@ if [ $STOCK = 0 ]; then
 	echo >$TR/trace
 	D=""
 	for k in $(seq 1 3 46); do D="$D -d $k:1"; done
+	# and the last message: a tail loss while held thick, where only the
+	# thin check keeps a PTO (2 SRTT + 200 ms: no I-bit while thick)
+	# from beating stock's T3-rtx (1 s)
+	D="$D -d 49:1"
 	thin_scenario k4-on "$PRESET thin_tail_probe=1" 5231 "$D" -n 50 -i 100 -w 15000
 	echo "# k4-on: state=$(thin_kv k4-on state) probes=$(thin_kv k4-on probes) repaired=$(thin_kv k4-on probes_repaired) fast_rtx=$(thin_kv k4-on fast_rtx) unacked=$(thin_kv k4-on unacked)"
 	g=$(thin_calc 'int(s / 4) % 2 * 4' s="$(thin_kv k4-on state)"); expect "g == 4" "guard: congested at 32 % lost"
