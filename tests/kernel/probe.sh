@@ -98,11 +98,12 @@ if [ $STOCK = 0 ]; then
 	# quiet guest (RTT 10 ms: the target, delivered <= 35 ms).  A loaded
 	# TCG host stretches the RTT, and the PTO with it: the bound is 2 RTT
 	# as the emulator saw it in this run (DATA -> SACK there, + 5 ms the
-	# way back), + 1 jiffy and 10 ms of slack; and below 90 ms, the
+	# way back), + 1 jiffy and 16 ms of slack (the sender's own RTT is
+	# longer than the emulator's: seen 20 against 14 ms); below 90 ms, the
 	# probe-off repair.
 	r=$(rtt_e "$OUTDIR/k1-on.log" 5202); echo "# k1-on: median RTT at the emulator $r ms"
-	b=$(thin_calc '2 * r + 14' r="$r")
-	expect "g <= $b && g < 90" "probe on: repaired ~2 RTT after the send (PTO 2 SRTT + 1 jiffy), median of 3, bound 2 RTT + 14 ms"
+	b=$(thin_calc '2 * r + 20' r="$r")
+	expect "g <= $b && g < 90" "probe on: repaired ~2 RTT after the send (PTO 2 SRTT + 1 jiffy), median of 3, bound 2 RTT + 20 ms"
 	g=$(thin_kv k1-on probes_repaired); expect "g >= 2" "probe on: verdict repaired (a loss) for most of the 3"
 	g=$(for k in 20 30 40; do txs "$OUTDIR/k1-on.log" 5202 $k; done | awk '$1 == 2 { n++ } END { print n + 0 }')
 	expect "g >= 2" "probe on: most of the 3 sent just twice (original, probe)"
@@ -158,7 +159,7 @@ if [ $STOCK = 0 ]; then
 fi
 
 # 4. The congestion guard (mechanisms.sh 8): 50 messages 100 ms apart,
-#    every third from message 1 lost once (32 %), and the last.  While the guard holds
+#    every third from message 1 to 46 lost once (32 %), and the last (55).  While the guard holds
 #    the association thick, no probe: the tracepoints (sctp_thin_transition
 #    thin=0/1, sctp_thin_mechanism tail_probe) in order, per association;
 #    a new association starts thin.
@@ -167,11 +168,12 @@ if [ $STOCK = 0 ]; then
 	echo >$TR/trace
 	D=""
 	for k in $(seq 1 3 46); do D="$D -d $k:1"; done
-	# and the last message: a tail loss while held thick, where only the
-	# thin check keeps a PTO (2 SRTT + 200 ms: no I-bit while thick)
-	# from beating stock's T3-rtx (1 s)
-	D="$D -d 49:1"
-	thin_scenario k4-on "$PRESET thin_tail_probe=1" 5231 "$D" -n 50 -i 100 -w 15000
+	# and, after 9 messages without loss (fast recovery over), the last:
+	# a tail loss while held thick, where only the thin check keeps a PTO
+	# (2 SRTT + 200 ms: no I-bit while thick) from beating stock's T3-rtx
+	# (1 s)
+	D="$D -d 55:1"
+	thin_scenario k4-on "$PRESET thin_tail_probe=1" 5231 "$D" -n 56 -i 100 -w 15000
 	echo "# k4-on: state=$(thin_kv k4-on state) probes=$(thin_kv k4-on probes) repaired=$(thin_kv k4-on probes_repaired) fast_rtx=$(thin_kv k4-on fast_rtx) unacked=$(thin_kv k4-on unacked)"
 	g=$(thin_calc 'int(s / 4) % 2 * 4' s="$(thin_kv k4-on state)"); expect "g == 4" "guard: congested at 32 % lost"
 	# $1: trace: "probes-while-thick thick-transitions"
