@@ -98,12 +98,13 @@ if [ $STOCK = 0 ]; then
 	# quiet guest (RTT 10 ms: the target, delivered <= 35 ms).  A loaded
 	# TCG host stretches the RTT, and the PTO with it: the bound is 2 RTT
 	# as the emulator saw it in this run (DATA -> SACK there, + 5 ms the
-	# way back), + 1 jiffy and 16 ms of slack (the sender's own RTT is
-	# longer than the emulator's: seen 20 against 14 ms); below 90 ms, the
+	# way back), + 1 jiffy and 26 ms of slack (the sender's own RTT is
+	# longer than the emulator's on a loaded host: seen 45-49 ms repairs
+	# at an emulator RTT of 14 ms); below 90 ms, the
 	# probe-off repair.
 	r=$(rtt_e "$OUTDIR/k1-on.log" 5202); echo "# k1-on: median RTT at the emulator $r ms"
-	b=$(thin_calc '2 * r + 20' r="$r")
-	expect "g <= $b && g < 90" "probe on: repaired ~2 RTT after the send (PTO 2 SRTT + 1 jiffy), median of 3, bound 2 RTT + 20 ms"
+	b=$(thin_calc '2 * r + 30' r="$r")
+	expect "g <= $b && g < 90" "probe on: repaired ~2 RTT after the send (PTO 2 SRTT + 1 jiffy), median of 3, bound 2 RTT + 30 ms"
 	g=$(thin_kv k1-on probes_repaired); expect "g >= 2" "probe on: verdict repaired (a loss) for most of the 3"
 	g=$(for k in 20 30 40; do txs "$OUTDIR/k1-on.log" 5202 $k; done | awk '$1 == 2 { n++ } END { print n + 0 }')
 	expect "g >= 2" "probe on: most of the 3 sent just twice (original, probe)"
