@@ -9,6 +9,12 @@
 #   make deps [KVER=...]   install what the build and tests (of KVER) need
 #   make install           install into /lib/modules/$KVER/updates + depmod
 #   make uninstall         remove them again
+#   make deb               thin-sctp-dkms_<version>_all.deb (DKMS) and
+#                          thin-sctp-tools_<version>_<arch>.deb, lintian
+#                          (scripts/make-deb.sh; docs/install.md)
+#   make check-deb         their life cycle on a Debian 12 chroot, booted in
+#                          QEMU: install, on-demand load, remove, purge
+#                          (tests/deb/run, about 25 min)
 #   make patches           export the change as an upstream patch series
 #   make upstream-fix      the duplicate COOKIE-ECHO fix (patches/7.3/0012) and
 #                          its selftest as [PATCH net] patches against
@@ -62,7 +68,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(TREE)/net/sctp \
 
 .PHONY: tests all modules prepare install uninstall dkms-install patches style \
 	upstream-fix sparse w1 check check-kernel print-kver unit vm-check regress demo clean deps kernels install-sysctl \
-	experiment bench-overhead bench-fairness bench-scale bench-rdb soak mutants
+	experiment bench-overhead bench-fairness bench-scale bench-rdb soak mutants deb check-deb
 
 all: modules
 
@@ -97,9 +103,20 @@ install: modules
 uninstall:
 	@scripts/install-modules.sh uninstall $(KVER)
 
+# The preset, and the hooks that apply it however sctp loads (a modprobe
+# install command, a udev rule; docs/install.md).
 install-sysctl:
 	install -D -m 0644 sysctl/90-thin-sctp.conf /etc/sysctl.d/90-thin-sctp.conf
-	@echo "installed /etc/sysctl.d/90-thin-sctp.conf (applies when sctp loads)"
+	install -D -m 0644 modprobe.d/thin-sctp.conf /etc/modprobe.d/thin-sctp.conf
+	install -D -m 0644 udev/60-thin-sctp.rules /etc/udev/rules.d/60-thin-sctp.rules
+	@echo "installed /etc/sysctl.d/90-thin-sctp.conf (applies when sctp loads: /etc/modprobe.d/thin-sctp.conf, /etc/udev/rules.d/60-thin-sctp.rules)"
+
+# Debian packages (docs/install.md).
+deb:
+	@scripts/make-deb.sh
+
+check-deb:
+	@tests/deb/run
 
 patches: prepare
 	@scripts/export-patches.sh $(KVER) $(BUILD) $(TOP)/out/patches/$(KVER)

@@ -35,28 +35,65 @@ step mut-apply tests/mutants/run --apply-only
 step fuzz make -s -C tests/unit fuzz FUZZ_SECONDS="${CHECK_FUZZ_SECONDS:-60}"
 step tools tools/check.sh
 step dkms scripts/dkms-check.sh
+# The Debian packages: built with debhelper/dh-dkms, lintian without errors
+# (their install/remove/purge cycle: make check-deb, tests/deb/run).
+step deb scripts/make-deb.sh "$TOP/build/check/deb"
 step install tests/vm/run --noload --out "$TOP/build/check/install" -- tests/kernel/install.sh
 step vm tests/vm/run --out "$TOP/build/check/vm" -- tests/vm/suite.sh
 step vm-stock tests/vm/run --stock --out "$TOP/build/check/vm-stock" -- tests/kernel/mechanisms.sh
+# usrsctp as the peer on Debian's module: the reference of interop.sh's
+# stock expectations (delayed SACK held, repair after 3 indications).
+step interop-stock tests/vm/run --stock --out "$TOP/build/check/interop-stock" -- tests/kernel/interop.sh
+step thin-stat tests/vm/run --out "$TOP/build/check/thin-stat" -- bash tests/deb/thin-stat.sh
 step vm-stock-probe tests/vm/run --stock --out "$TOP/build/check/vm-stock-probe" -- tests/kernel/probe.sh
 step regress tests/regress/run
 
-# The other kernel lines (scripts/kernel-line.sh), each on its newest
-# release installed here: build, load (and the set-up with a lost
-# COOKIE-ACK), the mechanism scenarios on ours and
+# The other kernel lines (scripts/kernel-line.sh): build, load (and the
+# set-up with a lost COOKIE-ACK), the mechanism scenarios on ours and
 # on that kernel's stock module, and the lksctp-tools regression (stock,
 # ours, ours with every mechanism on).  The full
-# suite on one of them: make check-kernel KVER=...  A line whose packages
-# are not installed (make deps KVER=...) is skipped, not failed.
+# suite on one of them: make check-kernel KVER=...
+#
+# Each line runs on the release make deps took for it (build/kernels: the
+# newest Debian's archive offers, scripts/kernel-resolve.sh, or the one
+# THIN_KERNELS named); a line whose kernel cannot be had, or was not
+# installed, fails here, in the summary.  Without build/kernels (no deps
+# step ran): the newest release of the line installed here, a line with
+# none skipped.
 primary=$(make -s --no-print-directory print-kver)
 primary_line=$(scripts/kernel-line.sh "$primary" | cut -d' ' -f1)
 buildable=$(scripts/kernel-line.sh --list)
+# no_kernel NAME WHY: a kernel line that cannot be tested: one failure.
+no_kernel() {
+	want "$1" || return 0
+	echo "=== $1: FAIL: $2"
+	failed=$((failed + 1))
+	summary+=("$(printf '%-10s FAIL: no kernel: %s' "$1" "$2")")
+}
 for line in $(scripts/kernel-line.sh --lines); do
 	[ "$line" = "$primary_line" ] && continue
 	rel=""
-	for r in $buildable; do
-		[ "$(scripts/kernel-line.sh "$r" 2>/dev/null | cut -d' ' -f1)" = "$line" ] && rel=$r
-	done
+	if [ -f build/kernels ]; then
+		read -r _ rel why < <(awk -v l="$line" '$1 == l' build/kernels)
+		if [ -z "$rel" ]; then
+			skip "k$line" "not asked for (THIN_KERNELS)"
+			continue
+		fi
+		if [ "$rel" = - ]; then
+			no_kernel "k$line" "$why"
+			continue
+		fi
+		if ! grep -qxF "$rel" <<<"$buildable"; then
+			no_kernel "k$line" "$rel (resolved by make deps) cannot be built here (make deps KVER=$rel)"
+			continue
+		fi
+		echo "=== k$line: $rel (make deps's release of the line, build/kernels)"
+	fi
+	if [ -z "$rel" ]; then
+		for r in $buildable; do
+			[ "$(scripts/kernel-line.sh "$r" 2>/dev/null | cut -d' ' -f1)" = "$line" ] && rel=$r
+		done
+	fi
 	if [ -z "$rel" ]; then
 		skip "k$line" "not installed (make deps KVER=<a $line release>)"
 		continue

@@ -6,8 +6,9 @@
 #
 #   deps.sh [KVER]   also what kernel release KVER needs, if it is not of
 #                    the 6.1 line (scripts/deps-kernel.sh); without KVER,
-#                    what the releases in THIN_KERNELS need (default: the
-#                    tested 6.12 and 7.3 releases)
+#                    what the newest release of each other kernel line
+#                    needs (scripts/kernel-resolve.sh; THIN_KERNELS names
+#                    releases instead), recorded in build/kernels
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 KVER=${1:-}
@@ -37,6 +38,15 @@ if [ -n "$missing" ]; then
 	apt-get install -y -q --no-install-recommends $missing
 fi
 
+# make deb: the build dependencies in debian/control (debhelper, dh-dkms).
+if ! dpkg-checkbuilddeps "$TOP/debian/control" >/dev/null 2>&1; then
+	[ "$(id -u)" = 0 ] || { echo "deps: need root to install the build dependencies of debian/control" >&2; exit 1; }
+	echo "deps: installing the build dependencies of debian/control"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	apt-get build-dep -y -q --no-install-recommends "$TOP"
+fi
+
 # The three kernel packages must be one Debian version.
 kver=$(ls -d /usr/src/linux-headers-6.1.0-*-amd64 | sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)
 for p in "linux-image-$kver" "linux-headers-$kver" linux-source-6.1; do
@@ -47,14 +57,37 @@ if [ -n "$KVER" ]; then
 	"$TOP/scripts/deps-kernel.sh" "$KVER"
 else
 	# The other kernel lines make check tests (build, load, mechanisms,
-	# regress): bookworm-backports' 6.12 on the host (pinned), trixie-
-	# backports' 7.3 in the cached trixie root.  THIN_KERNELS="" skips
-	# them.  A release the mirror no longer has is skipped with a line,
-	# and make check then skips its line.
-	for k in ${THIN_KERNELS-6.12.95+deb12-amd64 7.3.4+deb13-amd64}; do
-		"$TOP/scripts/deps-kernel.sh" "$k" ||
-			echo "deps: kernel $k: skipped (make deps KVER=$k failed; see above)"
-	done
+	# regress), each on the newest release Debian's archive offers now
+	# (scripts/kernel-resolve.sh): 6.12 on the host (pinned), 7.3 in the
+	# cached trixie root.  THIN_KERNELS="REL ..." names the releases
+	# instead, THIN_KERNELS="" skips them.  What each line got goes to
+	# build/kernels ("LINE RELEASE", or "LINE - WHY" for a line whose
+	# kernel cannot be had), which make check reports in its summary.
+	mkdir -p "$TOP/build"
+	if [ -n "${THIN_KERNELS+set}" ]; then
+		want=""
+		for k in $THIN_KERNELS; do
+			l=$("$TOP/scripts/kernel-line.sh" "$k" | cut -d' ' -f1) || continue
+			want="$want$l $k"$'\n'
+		done
+	else
+		want=$("$TOP/scripts/kernel-resolve.sh" --all)
+	fi
+	: >"$TOP/build/kernels.tmp"
+	while read -r l k why; do
+		[ -n "$l" ] || continue
+		if [ "$k" = - ]; then
+			echo "deps: kernel line $l: no kernel: $why"
+			echo "$l - $why" >>"$TOP/build/kernels.tmp"
+		elif "$TOP/scripts/deps-kernel.sh" "$k" </dev/null; then
+			echo "deps: kernel line $l: $k"
+			echo "$l $k" >>"$TOP/build/kernels.tmp"
+		else
+			echo "deps: kernel line $l: $k could not be installed (make deps KVER=$k failed; see above)"
+			echo "$l - $k could not be installed (make deps KVER=$k; build/check/deps.log)" >>"$TOP/build/kernels.tmp"
+		fi
+	done <<<"$want"
+	mv "$TOP/build/kernels.tmp" "$TOP/build/kernels"
 fi
 
 stamp=$VENV/.thin-requirements

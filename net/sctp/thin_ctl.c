@@ -17,10 +17,12 @@
  * here (<net/sctp/thin_compat.h>).
  */
 
+#include <linux/capability.h>
 #include <linux/slab.h>
 #include <linux/sysctl.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
+#include <linux/user_namespace.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/sctp/sctp.h>
@@ -46,10 +48,13 @@ struct sctp_thin_net {
 	int rdb_max_bytes;	/* 0 = MTU-bound */
 	int rdb_max_packets;
 	int tail_probe;
-	/* Bounds for sockets without CAP_NET_ADMIN over the netns. */
+	/* Bounds for sockets without CAP_NET_ADMIN in the initial user
+	 * namespace (sctp_thin_loosens()).
+	 */
 	int rto_min_floor;	/* ms: lowest stp_rto_min */
 	int lt_ceiling;		/* highest stp_linear_timeouts_max */
 	int guard_required;	/* the congestion guard cannot be dropped */
+	int pending;		/* copy init_net's at first use */
 };
 
 static unsigned int sctp_thin_net_id __read_mostly;
@@ -59,14 +64,122 @@ static struct sctp_thin_net *sctp_thin_pernet(const struct net *net)
 	return net_generic(net, sctp_thin_net_id);
 }
 
+static void sctp_thin_net_inherit(struct sctp_thin_net *tn,
+				  const struct sctp_thin_net *host);
+
+/* A netns that already existed when the module loaded was initialised
+ * while init_net still had the defaults: the preset comes a moment later
+ * (the modprobe.d hook's systemd-sysctl, before modprobe returns).  Such
+ * a netns copies init_net's values at its first use instead (its first
+ * user socket, or its first thin sysctl read or written), so that a container
+ * whose first SCTP socket loads the module on demand gets the host's
+ * preset, as a container created after the load does.
+ */
+static bool sctp_thin_loading;
+static DEFINE_SPINLOCK(sctp_thin_settle_lock);
+
+static void sctp_thin_net_settle(struct sctp_thin_net *tn)
+{
+	/* Pairs with the release below: a reader that sees 0 sees the
+	 * copied values.
+	 */
+	if (likely(!smp_load_acquire(&tn->pending)))
+		return;
+	spin_lock_bh(&sctp_thin_settle_lock);
+	if (tn->pending) {
+		sctp_thin_net_inherit(tn, sctp_thin_pernet(&init_net));
+		/* The values first, then the flag: see the acquire above. */
+		smp_store_release(&tn->pending, 0);
+	}
+	spin_unlock_bh(&sctp_thin_settle_lock);
+}
+
 #ifdef CONFIG_SYSCTL
 static int sctp_thin_lt_max_limit = SCTP_THIN_LT_MAX_LIMIT;
 static int sctp_thin_rdb_bytes_limit = SCTP_THIN_RDB_MAX_BYTES_LIMIT;
 static int sctp_thin_rdb_packets_limit = SCTP_THIN_RDB_MAX_PACKETS;
 
-/* thin_rto_min: 0 (off) or 1 .. net.sctp.rto_max; anything else is
- * -EINVAL and leaves the value unchanged.
+/* Who may go past the bounds (issue 30, containers).
+ *
+ * The bounds (thin_rto_min_floor, thin_linear_timeouts_ceiling,
+ * thin_congestion_guard_required, and thin_rdb_max_bytes and
+ * thin_rdb_max_packets, which bound what a socket asks for RDB) are the
+ * host's: a new netns copies them from init_net (sctp_thin_net_init()).
+ * Going past them needs CAP_NET_ADMIN in the initial user namespace, not
+ * over the netns: the root of an unprivileged container (a user
+ * namespace that owns its netns, as after `unshare -U -r -n`) has
+ * CAP_NET_ADMIN over its netns, and would otherwise set its own bounds.
+ * Where the netns is owned by the initial user namespace (the host's,
+ * `ip netns add`, a container without a user namespace) this is the
+ * capability over the netns, as before.  So, without it:
+ *
+ * - SCTP_THIN asking past a bound is -EPERM (sctp_thin_conf_check());
+ * - writing a bound less strict (a lower floor, a higher ceiling or RDB
+ *   limit, 0 for guard_required or for an RDB byte limit) is -EPERM;
+ *   stricter is allowed;
+ * - writing a setting past a bound (thin_rto_min below the floor,
+ *   thin_linear_timeouts_max above the ceiling, thin_congestion_guard 0
+ *   or higher while the guard is required) is -EPERM;
+ *
+ * and nothing changes.  Switching mechanisms on or off stays free: what
+ * they may do is bounded.  A write of the current value is always
+ * allowed (sysctl -p of the inherited values).
  */
+static bool sctp_thin_loosens(const struct sctp_thin_net *tn,
+			      const int *field, int new_value)
+{
+	int cur = READ_ONCE(*field);
+
+	if (new_value == cur)
+		return false;
+	if (field == &tn->rto_min)
+		return new_value && new_value < READ_ONCE(tn->rto_min_floor);
+	if (field == &tn->linear_timeouts_max)
+		return new_value > READ_ONCE(tn->lt_ceiling);
+	if (field == &tn->congestion_guard)
+		return READ_ONCE(tn->guard_required) &&
+		       (!new_value || new_value > cur);
+	if (field == &tn->rdb_max_bytes)	/* 0: bounded by the MTU only */
+		return cur && (!new_value || new_value > cur);
+	if (field == &tn->rdb_max_packets || field == &tn->lt_ceiling)
+		return new_value > cur;
+	if (field == &tn->rto_min_floor || field == &tn->guard_required)
+		return new_value < cur;
+	return false;
+}
+
+/* A bounded sysctl: out of [@min, @max] is -EINVAL, loosening the bounds
+ * without CAP_NET_ADMIN in the initial user namespace -EPERM; either way
+ * the value and the file position stay unchanged.
+ */
+static int sctp_thin_proc_bounded(struct sctp_thin_net *tn, int *field,
+				  void *min, void *max, int write,
+				  void *buffer, size_t *lenp, loff_t *ppos)
+{
+	loff_t pos = *ppos;
+	struct ctl_table tbl;
+	int new_value, ret;
+
+	sctp_thin_net_settle(tn);
+	memset(&tbl, 0, sizeof(tbl));
+	tbl.maxlen = sizeof(int);
+	tbl.data = write ? &new_value : field;
+	tbl.extra1 = min;
+	tbl.extra2 = max;
+
+	ret = proc_dointvec_minmax(&tbl, write, buffer, lenp, ppos);
+	if (!write || ret)
+		return ret;
+	if (sctp_thin_loosens(tn, field, new_value) &&
+	    !ns_capable(&init_user_ns, CAP_NET_ADMIN)) {
+		*ppos = pos;
+		return -EPERM;
+	}
+	WRITE_ONCE(*field, new_value);
+	return 0;
+}
+
+/* thin_rto_min: 0 (off) or 1 .. net.sctp.rto_max. */
 static int sctp_thin_proc_rto_min(SCTP_THIN_CTL_CONST struct ctl_table *ctl,
 				  int write, void *buffer, size_t *lenp,
 				  loff_t *ppos)
@@ -74,20 +187,53 @@ static int sctp_thin_proc_rto_min(SCTP_THIN_CTL_CONST struct ctl_table *ctl,
 	struct sctp_thin_net *tn = container_of(ctl->data, struct sctp_thin_net,
 						rto_min);
 	unsigned int max = tn->net->sctp.rto_max;
-	struct ctl_table tbl;
-	int new_value, ret;
 
-	memset(&tbl, 0, sizeof(tbl));
-	tbl.maxlen = sizeof(unsigned int);
-	tbl.data = write ? &new_value : &tn->rto_min;
-	tbl.extra1 = SYSCTL_ZERO;
-	tbl.extra2 = &max;
-
-	ret = proc_dointvec_minmax(&tbl, write, buffer, lenp, ppos);
-	if (write && ret == 0)
-		tn->rto_min = new_value;
-	return ret;
+	return sctp_thin_proc_bounded(tn, &tn->rto_min, SYSCTL_ZERO, &max,
+				      write, buffer, lenp, ppos);
 }
+
+/* The other bounded sysctls: the range is the entry's extra1 .. extra2;
+ * ctl->data is &tn->member.
+ */
+#define SCTP_THIN_PROC_BOUNDED(name, member)				\
+static int sctp_thin_proc_##name(SCTP_THIN_CTL_CONST struct ctl_table *ctl, \
+				 int write, void *buffer, size_t *lenp,	\
+				 loff_t *ppos)				\
+{									\
+	struct sctp_thin_net *tn = container_of(ctl->data,		\
+						struct sctp_thin_net,	\
+						member);		\
+									\
+	return sctp_thin_proc_bounded(tn, ctl->data, ctl->extra1,	\
+				      ctl->extra2, write, buffer, lenp,	\
+				      ppos);				\
+}
+
+/* The on/off switches: 0 or 1, after the netns settled. */
+#define SCTP_THIN_PROC_SWITCH(member)					\
+static int sctp_thin_proc_##member(SCTP_THIN_CTL_CONST struct ctl_table *ctl, \
+				   int write, void *buffer, size_t *lenp, \
+				   loff_t *ppos)			\
+{									\
+	sctp_thin_net_settle(container_of(ctl->data,			\
+					  struct sctp_thin_net, member)); \
+	return proc_dointvec_minmax(ctl, write, buffer, lenp, ppos);	\
+}
+
+SCTP_THIN_PROC_SWITCH(restart_timer)
+SCTP_THIN_PROC_SWITCH(linear_timeouts)
+SCTP_THIN_PROC_SWITCH(fast_retransmit)
+SCTP_THIN_PROC_SWITCH(loss_estimation)
+SCTP_THIN_PROC_SWITCH(sack_immediately)
+SCTP_THIN_PROC_SWITCH(rdb)
+SCTP_THIN_PROC_SWITCH(tail_probe)
+SCTP_THIN_PROC_BOUNDED(lt_max, linear_timeouts_max)
+SCTP_THIN_PROC_BOUNDED(guard, congestion_guard)
+SCTP_THIN_PROC_BOUNDED(rdb_max_bytes, rdb_max_bytes)
+SCTP_THIN_PROC_BOUNDED(rdb_max_packets, rdb_max_packets)
+SCTP_THIN_PROC_BOUNDED(floor, rto_min_floor)
+SCTP_THIN_PROC_BOUNDED(ceiling, lt_ceiling)
+SCTP_THIN_PROC_BOUNDED(guard_required, guard_required)
 
 static const struct ctl_table sctp_thin_sysctl_template[] = {
 	{
@@ -101,7 +247,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_restart_timer",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_restart_timer,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
@@ -109,7 +255,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_linear_timeouts",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_linear_timeouts,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
@@ -117,7 +263,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_linear_timeouts_max",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_lt_max,
 		.extra1		= SYSCTL_ONE,
 		.extra2		= &sctp_thin_lt_max_limit,
 	},
@@ -125,7 +271,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_fast_retransmit",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_fast_retransmit,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
@@ -133,7 +279,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_loss_estimation",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_loss_estimation,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
@@ -141,7 +287,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_congestion_guard",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_guard,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE_HUNDRED,
 	},
@@ -149,7 +295,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_sack_immediately",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_sack_immediately,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
@@ -157,7 +303,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_rdb",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_rdb,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
@@ -165,7 +311,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_rdb_max_bytes",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_rdb_max_bytes,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= &sctp_thin_rdb_bytes_limit,
 	},
@@ -173,7 +319,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_rdb_max_packets",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_rdb_max_packets,
 		.extra1		= SYSCTL_ONE,
 		.extra2		= &sctp_thin_rdb_packets_limit,
 	},
@@ -181,7 +327,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_tail_probe",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_tail_probe,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
@@ -189,7 +335,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_rto_min_floor",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_floor,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_INT_MAX,
 	},
@@ -197,7 +343,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_linear_timeouts_ceiling",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_ceiling,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= &sctp_thin_lt_max_limit,
 	},
@@ -205,7 +351,7 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.procname	= "thin_congestion_guard_required",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
-		.proc_handler	= proc_dointvec_minmax,
+		.proc_handler	= sctp_thin_proc_guard_required,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
@@ -269,15 +415,48 @@ static void sctp_thin_sysctl_unregister(struct sctp_thin_net *tn)
 }
 #endif
 
+/* A new netns starts with init_net's settings and bounds, copied at
+ * creation, as it gets init_net's TCP congestion control (tcp_sk_init()):
+ * a container gets the host's mechanisms and stays within the host's
+ * bounds.  Later changes of init_net's values do not propagate.
+ * init_net's are initialised first (it heads net_namespace_list).  A
+ * netns initialised while the module loads copies them again at its
+ * first use (sctp_thin_net_settle()).
+ */
+static void sctp_thin_net_inherit(struct sctp_thin_net *tn,
+				  const struct sctp_thin_net *host)
+{
+	tn->rto_min = READ_ONCE(host->rto_min);
+	tn->restart_timer = READ_ONCE(host->restart_timer);
+	tn->linear_timeouts = READ_ONCE(host->linear_timeouts);
+	tn->linear_timeouts_max = READ_ONCE(host->linear_timeouts_max);
+	tn->fast_retransmit = READ_ONCE(host->fast_retransmit);
+	tn->loss_estimation = READ_ONCE(host->loss_estimation);
+	tn->congestion_guard = READ_ONCE(host->congestion_guard);
+	tn->sack_immediately = READ_ONCE(host->sack_immediately);
+	tn->rdb = READ_ONCE(host->rdb);
+	tn->rdb_max_bytes = READ_ONCE(host->rdb_max_bytes);
+	tn->rdb_max_packets = READ_ONCE(host->rdb_max_packets);
+	tn->tail_probe = READ_ONCE(host->tail_probe);
+	tn->rto_min_floor = READ_ONCE(host->rto_min_floor);
+	tn->lt_ceiling = READ_ONCE(host->lt_ceiling);
+	tn->guard_required = READ_ONCE(host->guard_required);
+}
+
 static int __net_init sctp_thin_net_init(struct net *net)
 {
 	struct sctp_thin_net *tn = sctp_thin_pernet(net);
 
-	/* Every mechanism off by default; loss estimation on, so that
-	 * switching a mechanism on gets the paper's detection (5.1), and
-	 * the congestion guard on, so that it stays fair (7.4).
-	 */
 	tn->net = net;
+	if (!net_eq(net, &init_net)) {
+		sctp_thin_net_inherit(tn, sctp_thin_pernet(&init_net));
+		tn->pending = sctp_thin_loading;
+		return sctp_thin_sysctl_register(tn);
+	}
+	/* init_net: every mechanism off by default; loss estimation on, so
+	 * that switching a mechanism on gets the paper's detection (5.1),
+	 * and the congestion guard on, so that it stays fair (7.4).
+	 */
 	tn->rto_min = 0;
 	tn->restart_timer = 0;
 	tn->linear_timeouts = 0;
@@ -311,7 +490,13 @@ static struct pernet_operations sctp_thin_net_ops = {
 /* From sctp_thin_init() and sctp_thin_exit() (thin.c). */
 int sctp_thin_net_register(void)
 {
-	return register_pernet_subsys(&sctp_thin_net_ops);
+	int err;
+
+	/* The netns that exist now are initialised inside this call. */
+	sctp_thin_loading = true;
+	err = register_pernet_subsys(&sctp_thin_net_ops);
+	sctp_thin_loading = false;
+	return err;
 }
 
 void sctp_thin_net_unregister(void)
@@ -325,6 +510,11 @@ void sctp_thin_sock_init(struct sock *sk)
 	struct sctp_thin_net *tn = sctp_thin_pernet(sock_net(sk));
 	struct sctp_thin_conf *conf = &sctp_sk(sk)->thin_conf;
 
+	/* Not for the netns's control socket, which sctp creates while it
+	 * loads, before the preset: its first user socket settles it.
+	 */
+	if (!sk->sk_kern_sock)
+		sctp_thin_net_settle(tn);
 	conf->flags = 0;
 	if (tn->rto_min)
 		conf->flags |= SCTP_THIN_RTO_MIN;
@@ -346,7 +536,13 @@ void sctp_thin_sock_init(struct sock *sk)
 		conf->flags |= SCTP_THIN_TAIL_PROBE;
 	conf->rdb_max_bytes = tn->rdb_max_bytes;
 	conf->rdb_max_packets = tn->rdb_max_packets;
-	conf->rto_min = tn->rto_min ? : SCTP_THIN_RTO_MIN_DEFAULT;
+	/* Unset, the paper's 200 ms (5.2), but never below the netns floor:
+	 * SCTP_THIN with stp_rto_min 0 keeps this value, so a lower one
+	 * would let an unprivileged socket under a raised floor.
+	 */
+	conf->rto_min = tn->rto_min ? :
+			max_t(int, SCTP_THIN_RTO_MIN_DEFAULT,
+			      READ_ONCE(tn->rto_min_floor));
 	conf->lt_max = tn->linear_timeouts_max;
 	conf->guard = (tn->congestion_guard ? : SCTP_THIN_GUARD_DEFAULT) *
 		      SCTP_THIN_ONE / 100;
@@ -354,8 +550,10 @@ void sctp_thin_sock_init(struct sock *sk)
 
 /* Socket options.  Bad input is -EINVAL; asking past the netns bounds
  * (thin_rto_min_floor, thin_linear_timeouts_ceiling,
- * thin_congestion_guard_required) without CAP_NET_ADMIN over the netns is
- * -EPERM.  Either way nothing changes.
+ * thin_congestion_guard_required, the RDB limits) without CAP_NET_ADMIN
+ * in the initial user namespace is -EPERM (see sctp_thin_loosens(): not
+ * over the netns, which a container's root has).  Either way nothing
+ * changes.
  */
 static int sctp_thin_conf_check(struct sock *sk,
 				const struct sctp_thin_params *p)
@@ -391,7 +589,7 @@ static int sctp_thin_conf_check(struct sock *sk,
 	    (p->stp_flags & SCTP_THIN_MECHANISMS) &&
 	    !(p->stp_flags & SCTP_THIN_CONGESTION_GUARD))
 		past = true;
-	if (past && !ns_capable(sock_net(sk)->user_ns, CAP_NET_ADMIN))
+	if (past && !ns_capable(&init_user_ns, CAP_NET_ADMIN))
 		return -EPERM;
 	return 0;
 }

@@ -57,15 +57,17 @@ p = socket.socket(fileno=struct.unpack_from("ii", arg.raw)[1])
 print("peeled off association", aid, flush=True)
 p.settimeout(30)
 print("got", len(p.recv(65536)), flush=True)
+time.sleep(30)  # open until killed: the sender reads its counters first
 PY
 	else
 		ip netns exec $R python3 - "$port" >"$OUT/$name.recv" 2>&1 <<'PY' &
-import socket, sys
+import socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_SEQPACKET, socket.IPPROTO_SCTP)
 s.bind(("0.0.0.0", int(sys.argv[1])))
 s.listen(5)
 s.settimeout(30)
 print("got", len(s.recv(65536)), flush=True)
+time.sleep(30)  # open until killed: the sender reads its counters first
 PY
 	fi
 	spid=$!

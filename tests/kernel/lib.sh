@@ -171,9 +171,13 @@ LAB=thl$$
 S=${LAB}s E=${LAB}e R=${LAB}r
 
 # $1: one-way delay in ms, $2: "noqueue" to leave out the NFQUEUE rule
-# (then no thin-drop is needed; nothing drops chosen packets)
+# (then no thin-drop is needed; nothing drops chosen packets), or "udp"
+# with $3 a UDP port: queue SCTP over UDP from or to that port (RFC 6951,
+# interop.sh; run thin-drop with -u PORT) instead of plain SCTP, which E
+# then only counts (thin_lab_plain_sctp).
 thin_lab_up() {
-	local d=$1 ns l
+	# (the loop below sets the positional parameters)
+	local d=$1 mode=${2:-} port=${3:-} ns l
 	for ns in $S $E $R; do ip netns add $ns; ip -n $ns link set lo up; done
 	ip link add s0 netns $S type veth peer name e0 netns $E
 	ip link add r0 netns $R type veth peer name e1 netns $E
@@ -190,7 +194,20 @@ thin_lab_up() {
 	ip netns exec $E sysctl -q -w net.ipv4.ip_forward=1
 	thin_lab_netem fwd delay "${d}ms" limit 10000
 	thin_lab_netem rev delay "${d}ms" limit 10000
-	[ "${2:-}" = noqueue ] && return 0
+	[ "$mode" = noqueue ] && return 0
+	if [ "$mode" = udp ]; then
+		ip netns exec $E nft -f - <<NFT
+table inet thin {
+	chain thin_fwd {
+		type filter hook forward priority 0;
+		meta l4proto sctp counter
+		udp dport $port queue num 0 bypass
+		udp sport $port queue num 0 bypass
+	}
+}
+NFT
+		return 0
+	fi
 	ip netns exec $E nft -f - <<NFT
 table inet thin {
 	chain thin_fwd {
@@ -199,6 +216,13 @@ table inet thin {
 	}
 }
 NFT
+}
+
+# Plain (not UDP-encapsulated) SCTP packets E forwarded in a
+# "thin_lab_up DELAY udp PORT" lab; nothing if the counter cannot be read.
+thin_lab_plain_sctp() {
+	ip netns exec $E nft list chain inet thin thin_fwd 2>/dev/null |
+		awk '/meta l4proto sctp counter/ { for (i = 1; i < NF; i++) if ($i == "packets") print $(i + 1) }'
 }
 
 # netem on the emulator, per direction.  $1: fwd (sender -> receiver) or
@@ -298,7 +322,10 @@ thin_partial_sack() {
 # Run one scenario.  $1: label, $2: sysctl settings for S ("k=v ..."),
 # $3: receiver port, $4: thin-drop rules ("-d K:N ..."), rest: thin-send
 # options.  Leaves the injector log in $OUTDIR/$1.log and the sender's
-# key=value output in $OUTDIR/$1.out.
+# key=value output in $OUTDIR/$1.out.  THIN_SCENARIO_RECV: a function
+# that starts another receiver in R instead of thin-send's (interop.sh:
+# usrsctp's), called with the label and the port; it returns once the
+# receiver listens.
 OUTDIR=${THIN_OUT:-/tmp}/scenarios
 thin_scenario() {
 	local label=$1 sysctls=$2 port=$3 drop=$4 kv inj
@@ -311,19 +338,57 @@ thin_scenario() {
 		  thin_tail_probe=0 $sysctls; do
 		ip netns exec $S sysctl -q -w "net.sctp.$kv" 2>/dev/null
 	done
-	# THIN_RECV_SACK=default: the receiver's delayed SACK as it ships.
+	if [ -n "${THIN_SCENARIO_RECV:-}" ]; then
+		"$THIN_SCENARIO_RECV" "$label" "$port"
+	else
+		# THIN_RECV_SACK=default: the receiver's delayed SACK as it ships.
+		# shellcheck disable=SC2086
+		ip netns exec $R "$BIN/thin-send" recv "$port" 60 ${THIN_RECV_SACK:-} &
+	fi
 	# shellcheck disable=SC2086
-	ip netns exec $R "$BIN/thin-send" recv "$port" 60 ${THIN_RECV_SACK:-} &
-	# shellcheck disable=SC2086
-	ip netns exec $E "$BIN/thin-drop" -q 0 -l "$OUTDIR/$label.log" -t 60 $drop 2>/dev/null &
+	ip netns exec $E "$BIN/thin-drop" -q 0 -l "$OUTDIR/$label.log" -t 60 $drop 2>"$OUTDIR/$label.drop" &
 	inj=$!
 	# The first start of a binary over 9p can take seconds under TCG
 	# (seen: scenario 1 refused when it ran first in a fresh guest).
-	thin_wait_listen sctp "$port"
+	[ -n "${THIN_SCENARIO_RECV:-}" ] || thin_wait_listen sctp "$port"
+	# Packets the queue sees before thin-drop binds it pass unseen (the
+	# rule's bypass), and its TSN offsets would then count from a later
+	# message: wait for its "ready" (10 s).
+	for _ in $(seq 1 100); do
+		grep -q ready "$OUTDIR/$label.drop" 2>/dev/null && break
+		sleep 0.1
+	done
 	sleep 0.5
 	ip netns exec $S "$BIN/thin-send" send 10.0.2.1 "$port" "$@" >"$OUTDIR/$label.out" 2>&1
 	kill $inj 2>/dev/null
 	wait $inj 2>/dev/null
+}
+
+# The host preset (sysctl/90-thin-sctp.conf) as thin_scenario's "k=v ..."
+# settings: every mechanism it switches on, with its values.
+thin_preset_kv() {
+	sed -n 's/^net\.sctp\.\([a-z0-9_]*\) *= *\([^ ]*\).*/\1=\2/p' "$TOP/sysctl/90-thin-sctp.conf" |
+		paste -sd' '
+}
+
+# $1: injector log, $2: receiver port, $3: one-way delay E -> R (ms).
+# How long the receiver held its SACK: for each DATA chunk whose first
+# transmission E let through and whose predecessor was acked before it
+# arrived (so the cumulative ack can move on its arrival alone), the ms
+# from E passing it to the first SACK E saw whose cumulative ack reaches
+# it, less the one-way delay to R (the SACK comes back through E before
+# the lab's netem delays it towards S).  One number per line, in TSN
+# order.
+thin_sack_delays() {
+	awk -v p="-$2" -v d="$3" 'BEGIN { cumt[-1] = 0; lo = 0 }
+		index($2, p) && $3 != "SACK" && $4 == 1 && $5 == "PASS" { t[$3] = $1; next }
+		index($2, p) && $3 == "SACK" {
+			for (k = lo; k <= $4; k++)
+				if ((k in t) && ((k - 1) in cumt) && cumt[k - 1] <= t[k] + d * 1e6)
+					printf "%.1f\n", ($1 - t[k]) / 1e6 - d
+			for (k = lo; k <= $4; k++) cumt[k] = $1
+			if ($4 + 1 > lo) lo = $4 + 1
+		}' "$1"
 }
 
 # $1: label, $2: key.  Value from the sender's output.

@@ -4,8 +4,11 @@
  * settings (RFC 6458 assoc_id rules), bad input, and the counters.
  *
  * Usage: sockopt PORT    (prints TAP-like lines and "N passed, M failed")
- *        sockopt bounds priv|unpriv PORT   the netns bounds for sockets
- *                                          without CAP_NET_ADMIN (EPERM)
+ *        sockopt bounds priv|unpriv|userns PORT   the netns bounds for
+ *                         sockets without CAP_NET_ADMIN in the initial
+ *                         user namespace (EPERM); userns: with it over
+ *                         the netns only (a container's root)
+ *        sockopt default        a new socket's rto_min, and the floor
  */
 #include <errno.h>
 #include <stddef.h>
@@ -553,13 +556,16 @@ static void check_bounds_on(int fd, const char *what, int priv, int floor)
 	      "%s: every mechanism off (no guard needed) accepted", what);
 }
 
-/* bounds MODE PORT: MODE "priv" (CAP_NET_ADMIN over the netns expected)
- * or "unpriv" (not); FLOOR is read from the sysctl.
+/* bounds MODE PORT: MODE "priv" (CAP_NET_ADMIN in the initial user
+ * namespace expected), "unpriv" (none) or "userns" (over the netns only:
+ * the root of a user namespace that owns the netns, whom the bounds bind
+ * as well); FLOOR is read from the sysctl.
  */
 static void test_bounds(const char *mode, int port)
 {
-	struct sockaddr_in a = addr(port);
 	int priv = !strcmp(mode, "priv"), floor, mark = 1, lfd, cfd, sfd, rc;
+	int netadmin = priv || !strcmp(mode, "userns");
+	struct sockaddr_in a = addr(port);
 
 	floor = read_sysctl("thin_rto_min_floor");
 	CHECK(floor >= 0 && read_sysctl("thin_linear_timeouts_ceiling") == 6 &&
@@ -572,9 +578,9 @@ static void test_bounds(const char *mode, int port)
 	CHECK(lfd >= 0, "bounds: one-to-one socket (uid %d)", (int)getuid());
 	errno = 0;
 	rc = setsockopt(lfd, SOL_SOCKET, SO_MARK, &mark, sizeof(mark));
-	CHECK(priv ? rc == 0 : rc < 0 && errno == EPERM,
+	CHECK(netadmin ? rc == 0 : rc < 0 && errno == EPERM,
 	      "bounds: %s CAP_NET_ADMIN over the netns (SO_MARK: %s)",
-	      priv ? "with" : "without", rc ? strerror(errno) : "allowed");
+	      netadmin ? "with" : "without", rc ? strerror(errno) : "allowed");
 	check_bounds_on(lfd, "socket", priv, floor);
 
 	/* The same on a live association. */
@@ -590,11 +596,48 @@ static void test_bounds(const char *mode, int port)
 	close(lfd);
 }
 
+/* default PORT: a new socket's rto_min is net.sctp.thin_rto_min, or,
+ * where that is 0, 200 ms raised to the netns floor; switching every
+ * mechanism on with stp_rto_min 0 (keep it) is accepted without
+ * privilege and stays at or above the floor.
+ */
+static void test_default_rto_min(void)
+{
+	struct sctp_thin_params p;
+	int fd, rc, floor, want;
+
+	floor = read_sysctl("thin_rto_min_floor");
+	want = read_sysctl("thin_rto_min");
+	if (want == 0)
+		want = floor > 200 ? floor : 200;
+	fd = socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP);
+	CHECK(fd >= 0 && floor > 0, "default: socket (uid %d), floor %d",
+	      (int)getuid(), floor);
+	rc = get_params(fd, 0, &p);
+	CHECK(rc == 0 && p.stp_rto_min == (unsigned int)want,
+	      "default: a new socket's rto_min is %u (want %d: thin_rto_min %d, floor %d)",
+	      p.stp_rto_min, want, read_sysctl("thin_rto_min"), floor);
+	rc = set_params(fd, 0, SCTP_THIN_ALL, 0, 0);
+	CHECK(rc == 0, "default: every mechanism on, rto_min kept: %s",
+	      rc ? strerror(errno) : "accepted");
+	rc = get_params(fd, 0, &p);
+	CHECK(rc == 0 && p.stp_rto_min >= (unsigned int)floor &&
+	      p.stp_rto_min == (unsigned int)want,
+	      "default: in effect: rto_min %u, not below the floor %d",
+	      p.stp_rto_min, floor);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	int port = argc > 1 ? atoi(argv[1]) : 7700;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && !strcmp(argv[1], "default")) {
+		test_default_rto_min();
+		printf("%d passed, %d failed\n", passed, failed);
+		return failed ? 1 : 0;
+	}
 	if (argc > 3 && !strcmp(argv[1], "bounds")) {
 		test_bounds(argv[2], atoi(argv[3]));
 		printf("%d passed, %d failed\n", passed, failed);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Deterministic SCTP loss injector and sender-side capture, on NFQUEUE.
  *
- *   thin-drop -q QUEUE -l LOG [-A] [-d K:N]... [-s K:N]... [-t SECONDS]
+ *   thin-drop -q QUEUE -l LOG [-A] [-u PORT] [-d K:N]... [-s|-S K:N]...
+ *	       [-t SECONDS]
  *
- * Every IPv4 SCTP packet queued to QUEUE is examined.  For each flow
+ * Every IPv4 SCTP packet queued to QUEUE is examined; with -u PORT also
+ * every SCTP packet encapsulated in UDP from or to PORT (RFC 6951, the
+ * usrsctp interop test).  For each flow
  * (source/destination address and port), the TSN of the first DATA chunk
  * ever seen is the flow's base; "-d K:N" drops the first N transmissions
  * of TSN base + K (K counts DATA chunks from 0): the packets whose first
@@ -12,11 +15,14 @@
  * first N SACKs whose cumulative TSN ack is base + K or later and that
  * report no duplicate TSNs: a stretch of lost SACKs that makes the
  * sender time out spuriously, while the SACKs telling it so (their dup
- * reports, RFC 9260 6.2) pass.  Everything else is accepted.  Each DATA
+ * reports, RFC 9260 6.2) pass.  "-S K:N" is the same for any SACK, dup
+ * reports or not (with RDB nearly every SACK reports one).  Everything else is accepted.  Each DATA
  * chunk of each packet is logged with its time:
  *
- *   <time_ns> <sport>-<dport> <tsn-offset> <transmission#> <DROP|PASS>
+ *   <time_ns> <sport>-<dport> <tsn-offset> <transmission#> <DROP|PASS> [I]
  *
+ * (I: the chunk asks for an immediate SACK, RFC 7053), the ports those of
+ * the SCTP common header.
  * SACKs are logged as
  *   "<time_ns> <sport>-<dport> SACK <cum-offset> <ngaps> <ndups> <DROP|PASS>",
  * with the ports of the DATA direction they acknowledge, so tests
@@ -50,12 +56,13 @@ struct flow {
 
 struct rule {
 	uint32_t k, n;
+	int any;	/* -S: also a SACK that reports duplicates */
 };
 
 static struct flow flows[MAX_FLOWS];
 static int nflows;
 static struct rule rules[MAX_RULES], sack_rules[MAX_RULES];
-static int nrules, nsack_rules, any_chunk;
+static int nrules, nsack_rules, any_chunk, udp_port;
 static FILE *logf;
 static volatile sig_atomic_t stop;
 
@@ -99,14 +106,20 @@ static int examine(uint8_t *pkt, int len)
 	const uint8_t *sh, *c, *end;
 	uint64_t t = now_ns();
 	uint32_t loff[64], ltx[64];
+	uint8_t limm[64];
 	struct flow *f;
 	int drop = 0, i, first = 1, nl = 0;
 
-	if (len < (int)sizeof(*ip) || ip->version != 4 ||
-	    ip->protocol != IPPROTO_SCTP)
+	if (len < (int)sizeof(*ip) || ip->version != 4)
 		return 0;
 	sh = pkt + ip->ihl * 4;
 	end = pkt + len;
+	if (ip->protocol == IPPROTO_UDP && udp_port && sh + 8 <= end &&
+	    (((sh[0] << 8) | sh[1]) == udp_port ||
+	     ((sh[2] << 8) | sh[3]) == udp_port))
+		sh += 8;	/* SCTP over UDP: the common header follows */
+	else if (ip->protocol != IPPROTO_SCTP)
+		return 0;
 	if (sh + 12 > end)
 		return 0;
 	f = flow_get(ip, sh, 1);
@@ -132,6 +145,7 @@ static int examine(uint8_t *pkt, int len)
 						drop = 1;
 				if (nl < 64) {
 					loff[nl] = off;
+					limm[nl] = c[1] & 0x08;	/* I-bit */
 					ltx[nl++] = tx;
 				}
 			}
@@ -149,9 +163,11 @@ static int examine(uint8_t *pkt, int len)
 				int cum = (int)(be32(c + 4) - df->base);
 				unsigned int dups = (c[14] << 8) | c[15];
 
-				for (i = 0; i < nsack_rules && !dups; i++) {
+				for (i = 0; i < nsack_rules; i++) {
 					struct rule *r = &sack_rules[i];
 
+					if (dups && !r->any)
+						continue;
 					if (cum >= (int)r->k && r->n) {
 						r->n--;
 						drop = 1;
@@ -168,9 +184,9 @@ static int examine(uint8_t *pkt, int len)
 	}
 	/* DATA chunks logged once the packet's fate is known. */
 	for (i = 0; i < nl; i++)
-		fprintf(logf, "%llu %u-%u %u %u %s\n", (unsigned long long)t,
+		fprintf(logf, "%llu %u-%u %u %u %s%s\n", (unsigned long long)t,
 			f->sport, f->dport, loff[i], ltx[i],
-			drop ? "DROP" : "PASS");
+			drop ? "DROP" : "PASS", limm[i] ? " I" : "");
 	fflush(logf);
 	return drop;
 }
@@ -214,7 +230,7 @@ int main(int argc, char **argv)
 	char buf[65536] __attribute__((aligned));
 	uint64_t deadline;
 
-	while ((opt = getopt(argc, argv, "Aq:l:d:s:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "Aq:l:d:s:S:t:u:")) != -1) {
 		switch (opt) {
 		case 'A':
 			any_chunk = 1;
@@ -227,17 +243,23 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 		case 's':
+		case 'S':
 			if (add_rule(opt == 'd' ? rules : sack_rules,
 				     opt == 'd' ? &nrules : &nsack_rules, optarg)) {
 				fprintf(stderr, "bad -%c %s\n", opt, optarg);
 				return 2;
 			}
+			if (opt == 'S')
+				sack_rules[nsack_rules - 1].any = 1;
 			break;
 		case 't':
 			seconds = atoi(optarg);
 			break;
+		case 'u':
+			udp_port = atoi(optarg);
+			break;
 		default:
-			fprintf(stderr, "usage: %s -q Q -l LOG [-A] [-d K:N]... [-s K:N]... [-t S]\n",
+			fprintf(stderr, "usage: %s -q Q -l LOG [-A] [-u PORT] [-d K:N]... [-s|-S K:N]... [-t S]\n",
 				argv[0]);
 			return 2;
 		}
