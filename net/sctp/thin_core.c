@@ -263,17 +263,27 @@ void sctp_thin_core_sent(struct sctp_thin_core *c, u32 highest_tsn,
  * progressed from sctp_thin_core_acked_path().
  */
 static void sctp_thin_note_acked(struct sctp_thin_core *c,
-				 const void *transport)
+				 const struct sctp_thin_pkt *p)
 {
 	unsigned int i;
 
 	for (i = 0; i < c->n_acked; i++)
-		if (c->acked[i] == transport)
+		if (c->acked[i] == p->transport)
+			break;
+	if (i == c->n_acked) {
+		if (c->n_acked == SCTP_THIN_ACKED_PATHS) {
+			c->acked_all = true;
 			return;
-	if (c->n_acked < SCTP_THIN_ACKED_PATHS)
-		c->acked[c->n_acked++] = transport;
-	else
-		c->acked_all = true;
+		}
+		c->acked[c->n_acked++] = p->transport;
+	}
+	/* RFC 8985 6.2 step 2: the newest first transmission acked on the
+	 * path (send order; Karn, RFC 9260 6.3.1 C5, as the RTT sample).
+	 */
+	if (!p->rtx) {
+		c->acked_us[i] = p->sent_us;
+		c->acked_us_ok |= BIT(i);
+	}
 }
 
 /* Did the last SACK ack a packet sent on @transport?  True for every path
@@ -330,6 +340,7 @@ unsigned int sctp_thin_core_sack(struct sctp_thin_core *c, u32 cum_tsn,
 
 	c->n_acked = 0;
 	c->acked_all = false;
+	c->acked_us_ok = 0;
 	c->rtt_us = 0;
 	if (!c->highest_valid)
 		return 0;
@@ -340,7 +351,7 @@ unsigned int sctp_thin_core_sack(struct sctp_thin_core *c, u32 cum_tsn,
 		    !sctp_thin_acked(p->tsn, cum_tsn, gaps, ngaps))
 			continue;
 		sctp_thin_kill(c, p);
-		sctp_thin_note_acked(c, p->transport);
+		sctp_thin_note_acked(c, p);
 		/* The RTT sample: the newest packet newly acked that was
 		 * a first transmission (RFC 9260 6.3.1 C5), in µs.
 		 */
@@ -494,6 +505,7 @@ void sctp_thin_core_purge(struct sctp_thin_core *c)
 	c->recent_valid = 0;
 	c->n_acked = 0;
 	c->acked_all = false;
+	c->acked_us_ok = 0;
 }
 
 /* Start recording on an association whose packets up to TSN
@@ -1009,4 +1021,144 @@ int sctp_thin_probe_new_data(struct sctp_thin_probe *p)
 	if (p->open && p->acked && !(p->dup && p->clean))
 		return sctp_thin_probe_verdict(p, SCTP_THIN_PROBE_REPAIRED);
 	return SCTP_THIN_PROBE_NONE;
+}
+
+/* Time-based loss rule while thin (RFC 8985 section 6, RACK), the pure
+ * parts; thin.c gates the first-indication fast retransmit with it.  The
+ * design and where it deviates: docs/design-tail-probe.md, section 2.
+ *
+ * Did the last SACK ack a first transmission sent on @transport?  Then
+ * @xmit_us is the send time of the newest one (RACK.xmit_ts candidate).
+ */
+bool sctp_thin_core_acked_xmit(const struct sctp_thin_core *c,
+			       const void *transport, u32 *xmit_us)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_acked; i++) {
+		if (c->acked[i] != transport)
+			continue;
+		if (!(c->acked_us_ok & BIT(i)))
+			return false;
+		*xmit_us = c->acked_us[i];
+		return true;
+	}
+	return false;
+}
+
+/* RFC 8985 6.2 steps 1-2 (RACK_update): a packet sent at @xmit_us on the
+ * path was acked at @now_us.  Its RTT feeds the path's minimum RTT (the
+ * lowest of the last 10-20 s, two windows as RDB's gate keeps its base
+ * RTT); RACK.xmit_ts and RACK.rtt follow the most recently sent packet
+ * acked.  Only first transmissions come here (Karn): deviation, RFC 8985
+ * also takes a retransmission whose RTT is at least the minimum RTT;
+ * without them the rule declares fewer losses, never more.
+ */
+void sctp_thin_rack_advance(struct sctp_thin_rack *r, u32 xmit_us,
+			    u32 now_us)
+{
+	u32 rtt = now_us - xmit_us ? : 1;
+
+	if (!r->min_us ||
+	    now_us - r->win_start_us >= SCTP_THIN_RACK_MIN_WINDOW_US) {
+		r->min_prev_us = r->min_us;
+		r->min_us = rtt;
+		r->win_start_us = now_us;
+	} else if (rtt < r->min_us) {
+		r->min_us = rtt;
+	}
+	if (r->valid && !sctp_thin_before(r->xmit_us, xmit_us))
+		return;		/* not sent after RACK.xmit_ts */
+	r->xmit_us = xmit_us;
+	r->rtt_us = rtt;
+	r->valid = true;
+}
+
+/* RFC 8985 6.2 step 4: reo_wnd = min(reo_wnd_mult * min_RTT / 4, SRTT),
+ * as Linux's tcp_rack_reo_wnd().  At RTT 10 ms: 2.5 ms.  Deviation: RFC
+ * 8985 uses a window of 0 in loss recovery, or once DupThresh packets
+ * were SACKed, unless reordering was seen; a thin flight never has
+ * DupThresh packets, and the rule is here to tell reordering from loss
+ * in exactly that case, so the window always applies.
+ */
+u32 sctp_thin_reo_wnd(const struct sctp_thin_reo *o,
+		      const struct sctp_thin_rack *r, u32 srtt_us)
+{
+	u32 min = r->min_us, w;
+
+	if (r->min_prev_us && (!min || r->min_prev_us < min))
+		min = r->min_prev_us;
+	w = (o->steps + 1) * (min / 4);
+	if (srtt_us && w > srtt_us)
+		w = srtt_us;
+	return w;
+}
+
+/* RFC 8985 6.2 step 4 (RACK_update_reo_wnd), on each SACK: a dup report
+ * of a TSN we retransmitted (@dsack: RFC 9260 6.2, our D-SACK, RFC 3708
+ * 3.2) shows a spurious repair: the window grows by min_RTT / 4, at most
+ * once per round trip (until everything sent then, @highest_sent, is
+ * acked), and stays grown for SCTP_THIN_REO_PERSIST losses.
+ */
+void sctp_thin_reo_sack(struct sctp_thin_reo *o, u32 cum_tsn, bool dsack,
+			u32 highest_sent)
+{
+	if (o->round_open && !sctp_thin_before(cum_tsn, o->round_tsn))
+		o->round_open = false;
+	if (!dsack || o->round_open)
+		return;
+	o->round_open = true;
+	o->round_tsn = highest_sent;
+	if (o->steps < SCTP_THIN_REO_STEPS_MAX)
+		o->steps++;
+	o->persist = SCTP_THIN_REO_PERSIST;
+}
+
+/* A loss the rule declared.  RFC 8985 counts loss recoveries down
+ * reo_wnd_persist; a thin flight has one loss per recovery, so we count
+ * losses.  At 0 the window returns to min_RTT / 4.
+ */
+void sctp_thin_reo_lost(struct sctp_thin_reo *o)
+{
+	if (o->persist && !--o->persist)
+		o->steps = 0;
+}
+
+/* RFC 8985 6.2 step 5 (RACK_detect_loss) for one chunk, TSN @tsn, sent on
+ * @transport, that a SACK reported missing (RFC 9260 7.2.4).  Its packet
+ * is the live packet on the path with the smallest highest TSN not below
+ * @tsn (a later one, if its own was superseded: later, so never lost
+ * sooner).  Lost when it was sent before RACK.xmit_ts and
+ * sent + RACK.rtt + reo_wnd has passed; at the SACK that acked the
+ * RACK packet this is RACK.xmit_ts - sent >= reo_wnd.  Per path
+ * (deviation: RFC 8985 knows one path; a packet acked on a faster path
+ * says nothing of one on a slower path).  WAIT: *@wait_us left.
+ */
+int sctp_thin_core_rack(const struct sctp_thin_core *c, u32 tsn,
+			const void *transport, const struct sctp_thin_rack *r,
+			u32 reo_wnd_us, u32 *wait_us)
+{
+	const struct sctp_thin_pkt *best = NULL;
+	s32 left;
+	u32 i;
+
+	for (i = 0; i < c->used; i++) {
+		const struct sctp_thin_pkt *p = sctp_thin_slot(c, i);
+
+		if (p->state != SCTP_THIN_PKT_LIVE ||
+		    p->transport != transport || sctp_thin_before(p->tsn, tsn))
+			continue;
+		if (!best || sctp_thin_before(p->tsn, best->tsn))
+			best = p;
+	}
+	if (!best)
+		return SCTP_THIN_RACK_UNKNOWN;
+	if (!r->valid || !sctp_thin_before(best->sent_us, r->xmit_us))
+		return SCTP_THIN_RACK_NOT_LOST;
+	left = (s32)(best->sent_us + r->rtt_us + reo_wnd_us - c->now_us);
+	if (left > 0) {
+		*wait_us = left;
+		return SCTP_THIN_RACK_WAIT;
+	}
+	return SCTP_THIN_RACK_LOST;
 }

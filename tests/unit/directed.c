@@ -1010,6 +1010,104 @@ static void t_probe_score(void)
 	CHECK(!p.distrust, "trusted again under 1/8");
 }
 
+/* The time-based loss rule (RFC 8985 6.2; docs/design-tail-probe.md 2):
+ * RTT 10 ms, a pair of packets 100 µs apart, reordered or lost.
+ */
+static void t_rack(void)
+{
+	struct sctp_thin_gap g = { 2, 2 };
+	struct sctp_thin_reo o = { 0 };
+	struct sctp_thin_rack r = { 0 };
+	struct sctp_thin_core c;
+	u32 x = 0, wait = 0, w;
+
+	sctp_thin_core_init(&c, &shim_mem);
+	sctp_thin_core_clock(&c, 0xfffff000u);	/* the µs clock wraps */
+	sctp_thin_core_sent(&c, 100, 1, &A, 0);
+	sctp_thin_core_clock(&c, 0xfffff000u + 100);
+	sctp_thin_core_sent(&c, 101, 1, &A, 0);
+	sctp_thin_core_clock(&c, 0xfffff000u + 10000);
+	sctp_thin_core_sack(&c, 100, NULL, 0);
+	CHECK(sctp_thin_core_acked_xmit(&c, &A, &x) && x == 0xfffff000u,
+	      "acked first transmission: its send time");
+	CHECK(!sctp_thin_core_acked_xmit(&c, &B, &x), "nothing acked on B");
+	sctp_thin_rack_advance(&r, x, c.now_us);
+	CHECK(r.valid && r.rtt_us == 10000 && r.min_us == 10000,
+	      "RACK.rtt and min RTT");
+	w = sctp_thin_reo_wnd(&o, &r, 10000);
+	CHECK(w == 2500, "reo_wnd = min_RTT / 4 (RFC 8985 6.2 step 4)");
+	CHECK(sctp_thin_reo_wnd(&o, &r, 2000) == 2000, "reo_wnd <= SRTT");
+	/* 102 and 103 leave 100 µs apart; 103's SACK comes first */
+	sctp_thin_core_clock(&c, 100000);
+	sctp_thin_core_sent(&c, 102, 2, &A, 0);
+	sctp_thin_core_clock(&c, 100100);
+	sctp_thin_core_sent(&c, 103, 2, &A, 0);
+	sctp_thin_core_clock(&c, 110100);
+	sctp_thin_core_sack(&c, 101, &g, 1);
+	CHECK(sctp_thin_core_acked_xmit(&c, &A, &x) && x == 100100,
+	      "the newest acked first transmission");
+	sctp_thin_rack_advance(&r, x, c.now_us);
+	CHECK(r.xmit_us == 100100 && r.rtt_us == 10000, "RACK.xmit_ts moved");
+	CHECK(sctp_thin_core_rack(&c, 102, &A, &r, w, &wait) ==
+	      SCTP_THIN_RACK_WAIT && wait == 2400,
+	      "reordered by 100 µs: within the window, 2.4 ms left");
+	CHECK(sctp_thin_core_rack(&c, 102, &B, &r, w, &wait) ==
+	      SCTP_THIN_RACK_UNKNOWN, "per path: nothing of A on B");
+	CHECK(sctp_thin_core_rack(&c, 102, &A, &r, 0, &wait) ==
+	      SCTP_THIN_RACK_LOST, "no window: the first indication");
+	sctp_thin_core_clock(&c, 112600);
+	CHECK(sctp_thin_core_rack(&c, 102, &A, &r, w, &wait) ==
+	      SCTP_THIN_RACK_LOST, "the window passed: lost");
+	/* 104 leaves 100 ms after 102: at its SACK, 102 is lost at once */
+	sctp_thin_core_clock(&c, 200100);
+	sctp_thin_core_sent(&c, 104, 3, &A, 0);
+	sctp_thin_core_clock(&c, 210100);
+	g.end = 3;
+	sctp_thin_core_sack(&c, 101, &g, 1);
+	sctp_thin_core_acked_xmit(&c, &A, &x);
+	sctp_thin_rack_advance(&r, x, c.now_us);
+	CHECK(sctp_thin_core_rack(&c, 102, &A, &r, w, &wait) ==
+	      SCTP_THIN_RACK_LOST, "a later message's SACK: lost at once");
+	CHECK(sctp_thin_core_rack(&c, 104, &A, &r, w, &wait) !=
+	      SCTP_THIN_RACK_LOST, "the newest acked packet is not lost");
+	/* a retransmission of 102 supersedes its packet: later, not lost */
+	sctp_thin_core_clock(&c, 210200);
+	sctp_thin_core_sent(&c, 102, 4, &A, 0);
+	CHECK(sctp_thin_core_rack(&c, 102, &A, &r, w, &wait) ==
+	      SCTP_THIN_RACK_NOT_LOST, "superseded: judged by the later packet");
+	sctp_thin_core_clock(&c, 220200);
+	sctp_thin_core_sack(&c, 104, NULL, 0);
+	CHECK(!sctp_thin_core_acked_xmit(&c, &A, &x),
+	      "a retransmission's ack moves no RACK.xmit_ts (Karn)");
+	sctp_thin_core_destroy(&c);
+
+	/* the window grows on a dup report, once per round trip */
+	sctp_thin_reo_sack(&o, 100, true, 110);
+	CHECK(o.steps == 1 && sctp_thin_reo_wnd(&o, &r, 0) == 5000,
+	      "dup report: reo_wnd_mult 2");
+	sctp_thin_reo_sack(&o, 105, true, 112);
+	CHECK(o.steps == 1, "same round trip: no more growth");
+	sctp_thin_reo_sack(&o, 110, true, 120);
+	CHECK(o.steps == 2, "next round trip: grows again");
+	for (w = 0; w < SCTP_THIN_REO_PERSIST - 1; w++)
+		sctp_thin_reo_lost(&o);
+	CHECK(o.steps == 2, "persists for 16 losses");
+	sctp_thin_reo_lost(&o);
+	CHECK(o.steps == 0, "then back to min_RTT / 4");
+	/* the minimum RTT of the last 10-20 s */
+	memset(&r, 0, sizeof(r));
+	sctp_thin_rack_advance(&r, 0, 5000);
+	sctp_thin_rack_advance(&r, 6000, 16000);
+	CHECK(r.min_us == 5000 && r.rtt_us == 10000, "min RTT, RACK.rtt");
+	sctp_thin_rack_advance(&r, 11000000, 11020000);
+	CHECK(r.min_us == 20000 && r.min_prev_us == 5000 &&
+	      sctp_thin_reo_wnd(&o, &r, 0) == 1250, "a new window keeps the old");
+	sctp_thin_rack_advance(&r, 22000000, 22020000);
+	CHECK(sctp_thin_reo_wnd(&o, &r, 0) == 5000, "forgotten after 20 s");
+	sctp_thin_rack_advance(&r, 21000000, 22030000);
+	CHECK(r.xmit_us == 22000000, "RACK.xmit_ts never moves back");
+}
+
 int main(void)
 {
 	t_basic();
@@ -1028,6 +1126,7 @@ int main(void)
 	t_rtt();
 	t_probe();
 	t_probe_score();
+	t_rack();
 	printf("directed: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
