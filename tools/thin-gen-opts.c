@@ -29,6 +29,7 @@ static int parse_thin(const char *s, unsigned int *flags)
 		{ "rdb", SCTP_THIN_RDB },
 		{ "probe", SCTP_THIN_TAIL_PROBE },
 		{ "tail_probe", SCTP_THIN_TAIL_PROBE },
+		{ "rack", SCTP_THIN_RACK },
 		{ "all", SCTP_THIN_ALL },
 		{ "none", 0 },
 	};

@@ -35,7 +35,8 @@
  *   then the timeout runs (thin_timer.c) and RDB's verdicts (thin_rdb.c).
  * - __sctp_outq_teardown(): sctp_thin_outq_purge(), TSNs may jump.
  * - sctp_mark_missing(): sctp_thin_early_frtx(), fast retransmit on the
- *   first miss indication while thin (5.4).
+ *   first miss indication while thin (5.4), gated by the time-based loss
+ *   rule with SCTP_THIN_RACK (RFC 8985 6.2, sctp_thin_rack_allows()).
  * - SCTP_THIN (thin_ctl.c): sctp_thin_assoc_set(), a live association's
  *   settings.
  *
@@ -410,7 +411,7 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 static unsigned int sctp_thin_sack_dups(struct sctp_association *asoc,
 					const union sctp_sack_variable *frags,
 					unsigned int blocks, unsigned int ndups,
-					u32 *dup)
+					u32 *dup, bool *dsack)
 {
 	struct sctp_thin_assoc *ta = asoc->thin;
 	bool spurious = false;
@@ -429,6 +430,7 @@ static unsigned int sctp_thin_sack_dups(struct sctp_association *asoc,
 	/* One expiry's copies are reported together: back off once. */
 	if (spurious)
 		sctp_thin_spurious(asoc);
+	*dsack = spurious;
 	return dups;
 }
 
@@ -456,6 +458,26 @@ static unsigned int sctp_thin_sack_gaps(struct sctp_thin_assoc *ta,
 	return n;
 }
 
+/* The time-based loss rule (RFC 8985 6.2), after the core read a SACK:
+ * each path on which it acked a first transmission moves RACK.xmit_ts
+ * (steps 1-2), and a dup report of a TSN we retransmitted (@dsack; not
+ * the tail probe's) widens the reordering window (step 4).  The state is
+ * kept whether the rule is on or not, so that switching it on finds it.
+ */
+static void sctp_thin_rack_sacked(struct sctp_association *asoc, u32 cum_tsn,
+				  bool dsack)
+{
+	struct sctp_thin_assoc *ta = asoc->thin;
+	struct sctp_transport *tp;
+	u32 xmit;
+
+	list_for_each_entry(tp, &asoc->peer.transport_addr_list, transports)
+		if (sctp_thin_core_acked_xmit(&ta->core, tp, &xmit))
+			sctp_thin_rack_advance(&tp->thin.rack, xmit,
+					       ta->core.now_us);
+	sctp_thin_reo_sack(&ta->reo, cum_tsn, dsack, asoc->next_tsn - 1);
+}
+
 /* 5.1: packets leave the list when acked; a packet whose highest TSN is
  * reported missing three times is lost (RFC 9260 7.2.4).
  */
@@ -466,7 +488,7 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 	u32 dup[SCTP_THIN_MAX_DUPS];
 	union sctp_sack_variable *frags;
 	unsigned int n, blocks, dups;
-	bool moved;
+	bool moved, dsack;
 
 	if (!(asoc->thin_conf.flags & SCTP_THIN_MECHANISMS))
 		return;
@@ -484,9 +506,10 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 	blocks = ntohs(sack->num_gap_ack_blocks);
 	sctp_thin_core_clock(&ta->core, sctp_thin_now_us());
 	dups = sctp_thin_sack_dups(asoc, frags, blocks,
-				   ntohs(sack->num_dup_tsns), dup);
+				   ntohs(sack->num_dup_tsns), dup, &dsack);
 	n = sctp_thin_sack_gaps(ta, frags, blocks, gaps);
 	sctp_thin_core_sack(&ta->core, ntohl(sack->cum_tsn_ack), gaps, n);
+	sctp_thin_rack_sacked(asoc, ntohl(sack->cum_tsn_ack), dsack);
 	sctp_thin_rdb_verdicts(asoc, ntohl(sack->cum_tsn_ack), gaps, n,
 			       dup, dups);
 	sctp_thin_runs_end(asoc, moved);
@@ -518,6 +541,46 @@ void __sctp_thin_outq_purge(struct sctp_association *asoc)
 	 */
 }
 
+/* SCTP_THIN_RACK (RFC 8985 6.2 step 5, docs/design-tail-probe.md 2.1):
+ * may the first miss indication of @chunk fast-retransmit it?  Only if
+ * the rule declares it lost: sent a reordering window (min_RTT / 4,
+ * grown by dup reports, at most the SRTT) before the newest chunk the
+ * peer acked on its path, and that long plus RACK.rtt ago.  Within the
+ * window it waits for the next SACK (held), or for stock's third
+ * indication (sctp_mark_missing() tests that first, so the rule never
+ * makes thin slower to fast-retransmit than stock), or T3-rtx.
+ * Deviation: RFC 8985 6.3 arms a reordering timer for the rest of the
+ * window; we have none yet (its SACK or the next message's decides).
+ * A chunk whose packet the core does not know (not recorded, or
+ * resynced) keeps the first-indication rule.
+ */
+static bool sctp_thin_rack_allows(struct sctp_association *asoc,
+				  struct sctp_chunk *chunk)
+{
+	struct sctp_transport *tp = chunk->transport;
+	struct sctp_thin_assoc *ta = asoc->thin;
+	u32 reo, wait;
+	int v;
+
+	if (!tp)
+		return true;
+	reo = sctp_thin_reo_wnd(&ta->reo, &tp->thin.rack,
+				tp->thin.rtt.srtt_us);
+	v = sctp_thin_core_rack(&ta->core, ntohl(chunk->subh.data_hdr->tsn),
+				tp, &tp->thin.rack, reo, &wait);
+	if (v == SCTP_THIN_RACK_UNKNOWN)
+		return true;
+	if (v != SCTP_THIN_RACK_LOST) {
+		ta->rack_held++;
+		return false;
+	}
+	ta->rack_lost++;
+	sctp_thin_reo_lost(&ta->reo);
+	trace_sctp_thin_mechanism(asoc, SCTP_THIN_RACK,
+				  ntohl(chunk->subh.data_hdr->tsn));
+	return true;
+}
+
 /* 5.4: while thin, the first miss indication (RFC 9260 7.2.4) triggers
  * the fast retransmit instead of the third.  Only chunks still eligible
  * (SCTP_CAN_FRTX) qualify, so each TSN is fast-retransmitted at most once
@@ -533,6 +596,9 @@ bool __sctp_thin_early_frtx(struct sctp_association *asoc,
 	if (chunk->fast_retransmit != SCTP_CAN_FRTX ||
 	    chunk->tsn_gap_acked || !chunk->tsn_missing_report ||
 	    !sctp_thin_on(asoc, SCTP_THIN_FAST_RETRANSMIT))
+		return false;
+	if (sctp_thin_on(asoc, SCTP_THIN_RACK) &&
+	    !sctp_thin_rack_allows(asoc, chunk))
 		return false;
 	asoc->thin->fast_rtx++;
 	trace_sctp_thin_mechanism(asoc, SCTP_THIN_FAST_RETRANSMIT,

@@ -48,6 +48,7 @@ struct sctp_thin_net {
 	int rdb_max_bytes;	/* 0 = MTU-bound */
 	int rdb_max_packets;
 	int tail_probe;
+	int rack;
 	/* Bounds for sockets without CAP_NET_ADMIN in the initial user
 	 * namespace (sctp_thin_loosens()).
 	 */
@@ -227,6 +228,7 @@ SCTP_THIN_PROC_SWITCH(loss_estimation)
 SCTP_THIN_PROC_SWITCH(sack_immediately)
 SCTP_THIN_PROC_SWITCH(rdb)
 SCTP_THIN_PROC_SWITCH(tail_probe)
+SCTP_THIN_PROC_SWITCH(rack)
 SCTP_THIN_PROC_BOUNDED(lt_max, linear_timeouts_max)
 SCTP_THIN_PROC_BOUNDED(guard, congestion_guard)
 SCTP_THIN_PROC_BOUNDED(rdb_max_bytes, rdb_max_bytes)
@@ -332,6 +334,14 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.extra2		= SYSCTL_ONE,
 	},
 	{
+		.procname	= "thin_rack",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= sctp_thin_proc_rack,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
 		.procname	= "thin_rto_min_floor",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
@@ -379,9 +389,10 @@ static int sctp_thin_sysctl_register(struct sctp_thin_net *tn)
 	tbl[9].data = &tn->rdb_max_bytes;
 	tbl[10].data = &tn->rdb_max_packets;
 	tbl[11].data = &tn->tail_probe;
-	tbl[12].data = &tn->rto_min_floor;
-	tbl[13].data = &tn->lt_ceiling;
-	tbl[14].data = &tn->guard_required;
+	tbl[12].data = &tn->rack;
+	tbl[13].data = &tn->rto_min_floor;
+	tbl[14].data = &tn->lt_ceiling;
+	tbl[15].data = &tn->guard_required;
 
 	/* All entries but the terminating empty one. */
 	n = ARRAY_SIZE(sctp_thin_sysctl_template) - 1;
@@ -438,6 +449,7 @@ static void sctp_thin_net_inherit(struct sctp_thin_net *tn,
 	tn->rdb_max_bytes = READ_ONCE(host->rdb_max_bytes);
 	tn->rdb_max_packets = READ_ONCE(host->rdb_max_packets);
 	tn->tail_probe = READ_ONCE(host->tail_probe);
+	tn->rack = READ_ONCE(host->rack);
 	tn->rto_min_floor = READ_ONCE(host->rto_min_floor);
 	tn->lt_ceiling = READ_ONCE(host->lt_ceiling);
 	tn->guard_required = READ_ONCE(host->guard_required);
@@ -469,6 +481,7 @@ static int __net_init sctp_thin_net_init(struct net *net)
 	tn->rdb_max_bytes = 0;
 	tn->rdb_max_packets = 1;	/* as tcp_rdb_max_packets */
 	tn->tail_probe = 0;
+	tn->rack = 0;
 	tn->rto_min_floor = SCTP_THIN_RTO_MIN_FLOOR_DEFAULT;
 	tn->lt_ceiling = SCTP_THIN_LT_CEILING_DEFAULT;
 	tn->guard_required = 1;
@@ -534,6 +547,8 @@ void sctp_thin_sock_init(struct sock *sk)
 		conf->flags |= SCTP_THIN_RDB;
 	if (tn->tail_probe)
 		conf->flags |= SCTP_THIN_TAIL_PROBE;
+	if (tn->rack)
+		conf->flags |= SCTP_THIN_RACK;
 	conf->rdb_max_bytes = tn->rdb_max_bytes;
 	conf->rdb_max_packets = tn->rdb_max_packets;
 	/* Unset, the paper's 200 ms (5.2), but never below the netns floor:
@@ -749,6 +764,9 @@ static void sctp_thin_fill_info(const struct sctp_association *asoc,
 	info->sti_probes = ta->probes;
 	info->sti_probes_spurious = ta->probes_spurious;
 	info->sti_probes_repaired = ta->probes_repaired;
+	info->sti_rack_lost = ta->rack_lost;
+	info->sti_rack_held = ta->rack_held;
+	info->sti_rack_reo_mult = ta->reo.steps + 1;
 }
 
 static int sctp_thin_get_info(struct sock *sk, int len,
@@ -826,13 +844,13 @@ static int sctp_thin_seq_show(struct seq_file *seq, void *v)
 	struct sctp_thin_info info;
 
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(seq, "ASSOC-ID LPORT RPORT FLAGS STATE INFLIGHT LOSSRATE TRANS SENT LOST TIMEOUTS LINEAR FASTRTX RTOMIN RESTART DEFERRED RESYNCS SACKIMM RDB RDBBYTES RDBREP PROBE PROBESP PROBEREP\n");
+		seq_puts(seq, "ASSOC-ID LPORT RPORT FLAGS STATE INFLIGHT LOSSRATE TRANS SENT LOST TIMEOUTS LINEAR FASTRTX RTOMIN RESTART DEFERRED RESYNCS SACKIMM RDB RDBBYTES RDBREP PROBE PROBESP PROBEREP RACK RACKHELD\n");
 		return 0;
 	}
 	asoc = ((struct sctp_transport *)v)->asoc;
 	memset(&info, 0, sizeof(info));
 	sctp_thin_fill_info(asoc, &info);
-	seq_printf(seq, "%d %u %u 0x%02x 0x%02x %u %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+	seq_printf(seq, "%d %u %u 0x%02x 0x%02x %u %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
 		   sctp_assoc2id(asoc), asoc->base.bind_addr.port,
 		   asoc->peer.port, info.sti_flags, info.sti_state,
 		   info.sti_in_flight, info.sti_lossrate, info.sti_transitions,
@@ -842,7 +860,8 @@ static int sctp_thin_seq_show(struct seq_file *seq, void *v)
 		   info.sti_strikes_deferred, info.sti_resyncs,
 		   info.sti_sack_immediately, info.sti_rdb_chunks,
 		   info.sti_rdb_bytes, info.sti_rdb_repaired, info.sti_probes,
-		   info.sti_probes_spurious, info.sti_probes_repaired);
+		   info.sti_probes_spurious, info.sti_probes_repaired,
+		   info.sti_rack_lost, info.sti_rack_held);
 	return 0;
 }
 

@@ -241,6 +241,8 @@ static void test_defaults_and_errors(int port)
 		want |= SCTP_THIN_RDB;
 	if (read_sysctl("thin_tail_probe") > 0)
 		want |= SCTP_THIN_TAIL_PROBE;
+	if (read_sysctl("thin_rack") > 0)
+		want |= SCTP_THIN_RACK;
 	rto_max = read_sysctl("rto_max");
 	rto_min = read_sysctl("rto_min");
 

@@ -254,6 +254,9 @@ static int do_send(int argc, char **argv)
 	printf("probes=%llu\nprobes_spurious=%llu\nprobes_repaired=%llu\n",
 	       info.sti_probes, info.sti_probes_spurious,
 	       info.sti_probes_repaired);
+	printf("rack_lost=%llu\nrack_held=%llu\nrack_reo_mult=%llu\n",
+	       info.sti_rack_lost, info.sti_rack_held,
+	       info.sti_rack_reo_mult);
 	close(fd);
 	return 0;
 }

@@ -29,7 +29,7 @@ struct sctp_sackhdr;
 				 SCTP_THIN_LINEAR_TIMEOUTS | \
 				 SCTP_THIN_FAST_RETRANSMIT | \
 				 SCTP_THIN_SACK_IMMEDIATELY | SCTP_THIN_RDB | \
-				 SCTP_THIN_TAIL_PROBE)
+				 SCTP_THIN_TAIL_PROBE | SCTP_THIN_RACK)
 
 #define SCTP_THIN_RTO_MIN_DEFAULT	200	/* ms, 5.2 */
 #define SCTP_THIN_LT_MAX_DEFAULT	6	/* as tcp_thin_linear_timeouts */
@@ -86,6 +86,7 @@ struct sctp_thin_path {
 					 */
 	struct sctp_thin_rdb_gate rdb_gate;	/* RDB: a queue stands */
 	struct sctp_thin_rtt rtt;	/* tail probe: SRTT in µs */
+	struct sctp_thin_rack rack;	/* time-based loss rule (RACK) */
 };
 
 /* Per-association state, allocated while a mechanism is on. */
@@ -118,6 +119,12 @@ struct sctp_thin_assoc {
 	u64 probes;
 	u64 probes_spurious;
 	u64 probes_repaired;
+	/* Time-based loss rule (thin.c): the reordering window's growth,
+	 * chunks declared lost, first indications held back.
+	 */
+	struct sctp_thin_reo reo;
+	u64 rack_lost;
+	u64 rack_held;
 };
 
 int sctp_thin_init(void);

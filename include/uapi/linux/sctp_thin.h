@@ -37,7 +37,13 @@
  * with the I-bit.  Not in SCTP_THIN_ALL (yet).
  */
 #define SCTP_THIN_TAIL_PROBE		0x100
-#define SCTP_THIN_KNOWN			0x1ff	/* every bit defined */
+/* Time-based loss rule while thin (RFC 8985 section 6, RACK): the fast
+ * retransmit on the first miss indication (SCTP_THIN_FAST_RETRANSMIT)
+ * waits until the chunk was sent a reordering window before a chunk the
+ * peer acked, so plain reordering triggers none.  Not in SCTP_THIN_ALL.
+ */
+#define SCTP_THIN_RACK			0x200
+#define SCTP_THIN_KNOWN			0x3ff	/* every bit defined */
 
 /* stp_rdb_max_bytes: bounded by the path MTU only. */
 #define SCTP_THIN_RDB_MTU		0xffffffffU
@@ -113,6 +119,14 @@ struct sctp_thin_info {
 	__u64		sti_probes;
 	__u64		sti_probes_spurious;
 	__u64		sti_probes_repaired;
+	/* Added later: the time-based loss rule (SCTP_THIN_RACK): chunks it
+	 * declared lost (fast-retransmitted on the first indication), first
+	 * indications it held back (within the reordering window; one per
+	 * chunk and SACK), and the reordering window's multiplier.
+	 */
+	__u64		sti_rack_lost;
+	__u64		sti_rack_held;
+	__u64		sti_rack_reo_mult;
 };
 
 #endif /* _UAPI_LINUX_SCTP_THIN_H */
