@@ -1080,6 +1080,16 @@ static void t_rack(void)
 	CHECK(!sctp_thin_core_acked_xmit(&c, &A, &x),
 	      "a retransmission's ack moves no RACK.xmit_ts (Karn)");
 	sctp_thin_core_destroy(&c);
+}
+
+/* The reordering window's growth and the minimum RTT (RFC 8985 6.2 step
+ * 4): min RTT 10 ms.
+ */
+static void t_rack_window(void)
+{
+	struct sctp_thin_rack r = { .min_us = 10000 };
+	struct sctp_thin_reo o = { 0 };
+	u32 w;
 
 	/* the window grows on a dup report, once per round trip */
 	sctp_thin_reo_sack(&o, 100, true, 110);
@@ -1127,6 +1137,7 @@ int main(void)
 	t_probe();
 	t_probe_score();
 	t_rack();
+	t_rack_window();
 	printf("directed: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
