@@ -49,6 +49,8 @@ step vm-stock tests/vm/run --stock --out "$TOP/build/check/vm-stock" -- tests/ke
 # stock expectations (delayed SACK held, repair after 3 indications).
 step interop-stock tests/vm/run --stock --out "$TOP/build/check/interop-stock" -- tests/kernel/interop.sh
 step thin-stat tests/vm/run --out "$TOP/build/check/thin-stat" -- bash tests/deb/thin-stat.sh
+step vm-stock-probe tests/vm/run --stock --out "$TOP/build/check/vm-stock-probe" -- tests/kernel/probe.sh
+step vm-stock-rack tests/vm/run --stock --out "$TOP/build/check/vm-stock-rack" -- tests/kernel/rack.sh
 step regress tests/regress/run
 
 # The other kernel lines (scripts/kernel-line.sh): build, load (and the

@@ -27,6 +27,9 @@ static int parse_thin(const char *s, unsigned int *flags)
 		{ "si", SCTP_THIN_SACK_IMMEDIATELY },
 		{ "sack_immediately", SCTP_THIN_SACK_IMMEDIATELY },
 		{ "rdb", SCTP_THIN_RDB },
+		{ "probe", SCTP_THIN_TAIL_PROBE },
+		{ "tail_probe", SCTP_THIN_TAIL_PROBE },
+		{ "rack", SCTP_THIN_RACK },
 		{ "all", SCTP_THIN_ALL },
 		{ "none", 0 },
 	};

@@ -5,13 +5,14 @@
  * time-dependent thin streams", Multimedia Tools and Applications, 2009.
  * Section numbers refer to that paper unless an RFC is named.
  *
- * The glue between lksctp and the core logic of thin_core.c is four
+ * The glue between lksctp and the core logic of thin_core.c is five
  * files, each opening with what it owns and which hooks call it:
  *   thin.c        life cycle and the entry points of the packet and SACK
  *                 hooks (this file);
  *   thin_timer.c  the RTO and T3-rtx: RTOmin, T3 restart, linear
  *                 timeouts, failure detection on stock's clock;
  *   thin_rdb.c    redundant data bundling;
+ *   thin_probe.c  the tail probe (RFC 8985 section 7) and its timer;
  *   thin_ctl.c    sysctls, socket options, /proc/net/sctp/thin.
  * The hooks are inline in <net/sctp/thin_hooks.h>: while an association
  * has no state (asoc->thin NULL) they return there without calling in.
@@ -34,7 +35,8 @@
  *   then the timeout runs (thin_timer.c) and RDB's verdicts (thin_rdb.c).
  * - __sctp_outq_teardown(): sctp_thin_outq_purge(), TSNs may jump.
  * - sctp_mark_missing(): sctp_thin_early_frtx(), fast retransmit on the
- *   first miss indication while thin (5.4).
+ *   first miss indication while thin (5.4), gated by the time-based loss
+ *   rule with SCTP_THIN_RACK (RFC 8985 6.2, sctp_thin_rack_allows()).
  * - SCTP_THIN (thin_ctl.c): sctp_thin_assoc_set(), a live association's
  *   settings.
  *
@@ -127,7 +129,8 @@ static void sctp_thin_resync_now(struct sctp_association *asoc,
 			 !list_empty(&asoc->outqueue.retransmit));
 }
 
-static struct sctp_thin_assoc *sctp_thin_assoc_alloc(gfp_t gfp)
+static struct sctp_thin_assoc *
+sctp_thin_assoc_alloc(struct sctp_association *asoc, gfp_t gfp)
 {
 	struct sctp_thin_assoc *ta;
 
@@ -136,6 +139,7 @@ static struct sctp_thin_assoc *sctp_thin_assoc_alloc(gfp_t gfp)
 		return NULL;
 	memset(ta, 0, sizeof(*ta));
 	sctp_thin_core_init(&ta->core, &sctp_thin_mem);
+	sctp_thin_probe_init(ta, asoc);
 	return ta;
 }
 
@@ -160,6 +164,8 @@ void sctp_thin_assoc_destroy(struct sctp_association *asoc)
 
 	if (!ta)
 		return;
+	/* A pending tail-probe timer holds a reference (thin_probe.c). */
+	WARN_ON_ONCE(timer_pending(&ta->timer));
 	WRITE_ONCE(asoc->thin, NULL);
 	sctp_thin_core_destroy(&ta->core);
 	sctp_thin_free(ta->rdb_cand);
@@ -173,7 +179,7 @@ void sctp_thin_assoc_destroy(struct sctp_association *asoc)
 static bool sctp_thin_first_packet(struct sctp_association *asoc, u32 lo,
 				   gfp_t gfp)
 {
-	struct sctp_thin_assoc *ta = sctp_thin_assoc_alloc(gfp);
+	struct sctp_thin_assoc *ta = sctp_thin_assoc_alloc(asoc, gfp);
 
 	if (!ta) {
 		asoc->thin_conf.flags &= ~SCTP_THIN_MECHANISMS;
@@ -196,12 +202,14 @@ int sctp_thin_assoc_set(struct sctp_association *asoc,
 	struct sctp_thin_assoc *ta = asoc->thin;
 	bool was_on = asoc->thin_conf.flags & SCTP_THIN_MECHANISMS;
 
+	if (ta && !(conf->flags & SCTP_THIN_TAIL_PROBE))
+		sctp_thin_probe_stop(asoc);
 	if (conf->flags & SCTP_THIN_MECHANISMS) {
 		/* Off -> on: nothing was recorded meanwhile, and the TSNs
 		 * moved on: resynchronise (thick till drained).
 		 */
 		if (!ta) {
-			ta = sctp_thin_assoc_alloc(GFP_KERNEL);
+			ta = sctp_thin_assoc_alloc(asoc, GFP_KERNEL);
 			if (!ta)
 				return -ENOMEM;	/* settings unchanged */
 			sctp_thin_resync_now(asoc, ta);
@@ -279,6 +287,10 @@ void sctp_thin_update(struct sctp_association *asoc,
 void __sctp_thin_rm_peer(struct sctp_association *asoc,
 			 struct sctp_transport *peer)
 {
+	if (asoc->thin->probe_tp == peer) {
+		sctp_thin_probe_stop(asoc);
+		asoc->thin->probe_tp = NULL;
+	}
 	sctp_thin_core_purge_transport(&asoc->thin->core, peer);
 	sctp_thin_rdb_forget(&asoc->thin->rdb, peer);
 	sctp_thin_update(asoc, asoc->thin);
@@ -343,11 +355,11 @@ static u32 sctp_thin_packet_lo(const struct sctp_packet *packet, bool *have)
 void __sctp_thin_packet_sent(struct sctp_association *asoc,
 			     struct sctp_packet *packet, gfp_t gfp)
 {
-	u32 mtu = packet->transport->pathmtu, size, tsn, top = 0;
+	u32 mtu = packet->transport->pathmtu, size, tsn, top = 0, prev;
 	struct sctp_thin_assoc *ta = asoc->thin;
 	unsigned long now = jiffies;
 	struct sctp_chunk *chunk;
-	bool have = false;
+	bool have = false, fresh;
 
 	if (!packet->has_data)
 		return;
@@ -358,6 +370,10 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 		ta = asoc->thin;
 		have = false;
 	}
+	sctp_thin_core_clock(&ta->core, sctp_thin_now_us());
+	/* New DATA aboard: a TSN above the highest sent before. */
+	prev = ta->core.highest_sent;
+	fresh = !ta->core.highest_valid;
 	size = packet->overhead;
 	list_for_each_entry(chunk, &packet->chunk_list, list) {
 		u32 len = SCTP_PAD4(chunk->skb->len);
@@ -376,6 +392,9 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 		/* sent_count includes this transmission (output.c) */
 		if (chunk->sent_count > 2)
 			sctp_thin_core_resent(&ta->core, tsn);
+		if (!ta->probing)
+			sctp_thin_probe_resent(&ta->probe, tsn);
+		fresh |= TSN_lt(prev, tsn);
 		if (!have || TSN_lt(top, tsn))
 			top = tsn;
 		have = true;
@@ -386,6 +405,8 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 	}
 	sctp_thin_update(asoc, ta);
 	sctp_thin_sack_immediately(asoc, packet);
+	if (!ta->probing)
+		sctp_thin_probe_sent(asoc, packet->transport, fresh);
 }
 
 /* The peer's duplicate TSN reports of one SACK (RFC 3708 3.2), at most
@@ -394,6 +415,7 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 struct sctp_thin_dups {
 	u32 tsn[SCTP_THIN_MAX_DUPS];
 	unsigned int n;
+	bool dsack;	/* a dup of a TSN we retransmitted, not the probe's */
 };
 
 /* Read the dup reports into @d.  A dup of a TSN we retransmitted shows a
@@ -411,11 +433,17 @@ static void sctp_thin_sack_dups(struct sctp_association *asoc,
 	d->n = min_t(unsigned int, ndups, SCTP_THIN_MAX_DUPS);
 	for (i = 0; i < d->n; i++) {
 		d->tsn[i] = ntohl(frags[blocks + i].dup);
-		spurious |= sctp_thin_core_dup(&ta->core, d->tsn[i]);
+		/* The tail probe's own dup: not the RTO's fault (RFC 8985
+		 * 7.4, thin_probe.c); the guard takes its count back.
+		 */
+		if (sctp_thin_core_dup(&ta->core, d->tsn[i]) &&
+		    !sctp_thin_probe_dup(&ta->probe, d->tsn[i]))
+			spurious = true;
 	}
 	/* One expiry's copies are reported together: back off once. */
 	if (spurious)
 		sctp_thin_spurious(asoc);
+	d->dsack = spurious;
 }
 
 /* The gap ack blocks, in host order, into @gaps: their number. */
@@ -440,6 +468,26 @@ static unsigned int sctp_thin_sack_gaps(struct sctp_thin_assoc *ta,
 		gaps[i].end = ntohs(frags[i].gab.end);
 	}
 	return n;
+}
+
+/* The time-based loss rule (RFC 8985 6.2), after the core read a SACK:
+ * each path on which it acked a first transmission moves RACK.xmit_ts
+ * (steps 1-2), and a dup report of a TSN we retransmitted (@dsack; not
+ * the tail probe's) widens the reordering window (step 4).  The state is
+ * kept whether the rule is on or not, so that switching it on finds it.
+ */
+static void sctp_thin_rack_sacked(struct sctp_association *asoc, u32 cum_tsn,
+				  bool dsack)
+{
+	struct sctp_thin_assoc *ta = asoc->thin;
+	struct sctp_transport *tp;
+	u32 xmit;
+
+	list_for_each_entry(tp, &asoc->peer.transport_addr_list, transports)
+		if (sctp_thin_core_acked_xmit(&ta->core, tp, &xmit))
+			sctp_thin_rack_advance(&tp->thin.rack, xmit,
+					       ta->core.now_us);
+	sctp_thin_reo_sack(&ta->reo, cum_tsn, dsack, asoc->next_tsn - 1);
 }
 
 /* 5.1: packets leave the list when acked; a packet whose highest TSN is
@@ -468,14 +516,18 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 	 */
 	frags = (union sctp_sack_variable *)(sack + 1);
 	blocks = ntohs(sack->num_gap_ack_blocks);
+	sctp_thin_core_clock(&ta->core, sctp_thin_now_us());
 	sctp_thin_sack_dups(asoc, frags, blocks, ntohs(sack->num_dup_tsns),
 			    &dups);
 	n = sctp_thin_sack_gaps(ta, frags, blocks, gaps);
 	sctp_thin_core_sack(&ta->core, ntohl(sack->cum_tsn_ack), gaps, n);
+	sctp_thin_rack_sacked(asoc, ntohl(sack->cum_tsn_ack), dups.dsack);
 	sctp_thin_rdb_verdicts(asoc, ntohl(sack->cum_tsn_ack), gaps, n,
 			       dups.tsn, dups.n);
 	sctp_thin_runs_end(asoc, moved);
 	sctp_thin_update(asoc, ta);
+	sctp_thin_probe_sacked(asoc, ntohl(sack->cum_tsn_ack), gaps, n,
+			       dups.tsn, dups.n, moved);
 }
 
 /* Upstream purged the outqueue (__sctp_outq_teardown()): a peer restart
@@ -488,6 +540,7 @@ void __sctp_thin_outq_purge(struct sctp_association *asoc)
 {
 	struct sctp_thin_assoc *ta = asoc->thin;
 
+	sctp_thin_probe_stop(asoc);
 	sctp_thin_core_purge(&ta->core);
 	ta->lt_run = 0;
 	ta->held = false;
@@ -498,6 +551,46 @@ void __sctp_thin_outq_purge(struct sctp_association *asoc)
 	/* Not thin until a packet is recorded again (sctp_thin_update()):
 	 * nothing to decide meanwhile.
 	 */
+}
+
+/* SCTP_THIN_RACK (RFC 8985 6.2 step 5, docs/design-tail-probe.md 2.1):
+ * may the first miss indication of @chunk fast-retransmit it?  Only if
+ * the rule declares it lost: sent a reordering window (min_RTT / 4,
+ * grown by dup reports, at most the SRTT) before the newest chunk the
+ * peer acked on its path, and that long plus RACK.rtt ago.  Within the
+ * window it waits for the next SACK (held), or for stock's third
+ * indication (sctp_mark_missing() tests that first, so the rule never
+ * makes thin slower to fast-retransmit than stock), or T3-rtx.
+ * Deviation: RFC 8985 6.3 arms a reordering timer for the rest of the
+ * window; we have none yet (its SACK or the next message's decides).
+ * A chunk whose packet the core does not know (not recorded, or
+ * resynced) keeps the first-indication rule.
+ */
+static bool sctp_thin_rack_allows(struct sctp_association *asoc,
+				  struct sctp_chunk *chunk)
+{
+	struct sctp_transport *tp = chunk->transport;
+	struct sctp_thin_assoc *ta = asoc->thin;
+	u32 reo, wait;
+	int v;
+
+	if (!tp)
+		return true;
+	reo = sctp_thin_reo_wnd(&ta->reo, &tp->thin.rack,
+				tp->thin.rtt.srtt_us);
+	v = sctp_thin_core_rack(&ta->core, ntohl(chunk->subh.data_hdr->tsn),
+				tp, &tp->thin.rack, reo, &wait);
+	if (v == SCTP_THIN_RACK_UNKNOWN)
+		return true;
+	if (v != SCTP_THIN_RACK_LOST) {
+		ta->rack_held++;
+		return false;
+	}
+	ta->rack_lost++;
+	sctp_thin_reo_lost(&ta->reo);
+	trace_sctp_thin_mechanism(asoc, SCTP_THIN_RACK,
+				  ntohl(chunk->subh.data_hdr->tsn));
+	return true;
 }
 
 /* 5.4: while thin, the first miss indication (RFC 9260 7.2.4) triggers
@@ -515,6 +608,9 @@ bool __sctp_thin_early_frtx(struct sctp_association *asoc,
 	if (chunk->fast_retransmit != SCTP_CAN_FRTX ||
 	    chunk->tsn_gap_acked || !chunk->tsn_missing_report ||
 	    !sctp_thin_on(asoc, SCTP_THIN_FAST_RETRANSMIT))
+		return false;
+	if (sctp_thin_on(asoc, SCTP_THIN_RACK) &&
+	    !sctp_thin_rack_allows(asoc, chunk))
 		return false;
 	asoc->thin->fast_rtx++;
 	trace_sctp_thin_mechanism(asoc, SCTP_THIN_FAST_RETRANSMIT,

@@ -203,6 +203,7 @@ void sctp_thin_core_sent(struct sctp_thin_core *c, u32 highest_tsn,
 			 unsigned long now, const void *transport, gfp_t gfp)
 {
 	struct sctp_thin_pkt *p;
+	bool rtx = false;
 	u32 i;
 
 	if (!c->highest_valid ||
@@ -210,6 +211,7 @@ void sctp_thin_core_sent(struct sctp_thin_core *c, u32 highest_tsn,
 		c->highest_sent = highest_tsn;
 		c->highest_valid = true;
 	} else {
+		rtx = true;	/* Karn (RFC 9260 6.3.1 C5): no RTT sample */
 		/* A retransmission supersedes the earlier packets with the
 		 * same highest TSN: the sender has given up on them.  New
 		 * data never takes this path, so sends stay O(1) amortized.
@@ -248,6 +250,8 @@ void sctp_thin_core_sent(struct sctp_thin_core *c, u32 highest_tsn,
 	p = sctp_thin_slot(c, c->used++);
 	p->tsn = highest_tsn;
 	p->sent = now;
+	p->sent_us = c->now_us;
+	p->rtx = rtx;
 	p->transport = transport;
 	p->misses = 0;
 	p->state = SCTP_THIN_PKT_LIVE;
@@ -259,17 +263,27 @@ void sctp_thin_core_sent(struct sctp_thin_core *c, u32 highest_tsn,
  * progressed from sctp_thin_core_acked_path().
  */
 static void sctp_thin_note_acked(struct sctp_thin_core *c,
-				 const void *transport)
+				 const struct sctp_thin_pkt *p)
 {
 	unsigned int i;
 
 	for (i = 0; i < c->n_acked; i++)
-		if (c->acked[i] == transport)
+		if (c->acked[i] == p->transport)
+			break;
+	if (i == c->n_acked) {
+		if (c->n_acked == SCTP_THIN_ACKED_PATHS) {
+			c->acked_all = true;
 			return;
-	if (c->n_acked < SCTP_THIN_ACKED_PATHS)
-		c->acked[c->n_acked++] = transport;
-	else
-		c->acked_all = true;
+		}
+		c->acked[c->n_acked++] = p->transport;
+	}
+	/* RFC 8985 6.2 step 2: the newest first transmission acked on the
+	 * path (send order; Karn, RFC 9260 6.3.1 C5, as the RTT sample).
+	 */
+	if (!p->rtx) {
+		c->acked_us[i] = p->sent_us;
+		c->acked_us_ok |= BIT(i);
+	}
 }
 
 /* Did the last SACK ack a packet sent on @transport?  True for every path
@@ -326,6 +340,8 @@ unsigned int sctp_thin_core_sack(struct sctp_thin_core *c, u32 cum_tsn,
 
 	c->n_acked = 0;
 	c->acked_all = false;
+	c->acked_us_ok = 0;
+	c->rtt_us = 0;
 	if (!c->highest_valid)
 		return 0;
 	for (i = 0; i < c->used; i++) {
@@ -335,7 +351,14 @@ unsigned int sctp_thin_core_sack(struct sctp_thin_core *c, u32 cum_tsn,
 		    !sctp_thin_acked(p->tsn, cum_tsn, gaps, ngaps))
 			continue;
 		sctp_thin_kill(c, p);
-		sctp_thin_note_acked(c, p->transport);
+		sctp_thin_note_acked(c, p);
+		/* The RTT sample: the newest packet newly acked that was
+		 * a first transmission (RFC 9260 6.3.1 C5), in µs.
+		 */
+		if (!p->rtx) {
+			c->rtt_us = c->now_us - p->sent_us ? : 1;
+			c->rtt_tp = p->transport;
+		}
 		if (!have || sctp_thin_before(htna, p->tsn))
 			htna = p->tsn;
 		have = true;
@@ -482,6 +505,7 @@ void sctp_thin_core_purge(struct sctp_thin_core *c)
 	c->recent_valid = 0;
 	c->n_acked = 0;
 	c->acked_all = false;
+	c->acked_us_ok = 0;
 }
 
 /* Start recording on an association whose packets up to TSN
@@ -787,4 +811,354 @@ bool sctp_thin_rdb_gate_rtt(struct sctp_thin_rdb_gate *g, u32 srtt, u32 now,
 	else
 		g->closed = q > base / 8 && q > slack / 2;
 	return g->closed;
+}
+
+/* The caller's clock, in µs, for the calls that follow: the send time of
+ * each packet recorded and the RTT samples of SACKs.  A u32 wraps every
+ * 71 minutes; only differences are taken.
+ */
+void sctp_thin_core_clock(struct sctp_thin_core *c, u32 now_us)
+{
+	c->now_us = now_us;
+}
+
+/* The newest packet in flight, NULL if none. */
+const struct sctp_thin_pkt *
+sctp_thin_core_newest(const struct sctp_thin_core *c)
+{
+	u32 i;
+
+	for (i = c->used; i > 0; i--) {
+		const struct sctp_thin_pkt *p = sctp_thin_slot(c, i - 1);
+
+		if (p->state == SCTP_THIN_PKT_LIVE)
+			return p;
+	}
+	return NULL;
+}
+
+/* Tail probe (RFC 8985 section 7, TLP), the pure parts; thin_probe.c has
+ * the timer and the packet.  The design and where it deviates from RFC
+ * 8985: docs/design-tail-probe.md.
+ *
+ * The smoothed RTT of a path in µs, RFC 6298 2.3 (RFC 9260 6.3.1 C3)
+ * without RTTVAR: upstream's SRTT counts jiffies (4 ms at HZ 250), too
+ * coarse for a PTO of 2 * SRTT at an RTT of a few ms.  The RTO keeps
+ * upstream's SRTT.  Samples above SCTP_THIN_RTT_MAX_US are clamped.
+ */
+#define SCTP_THIN_RTT_MAX_US	60000000U	/* RTO.Max default, 60 s */
+
+void sctp_thin_rtt_sample(struct sctp_thin_rtt *r, u32 rtt_us)
+{
+	if (!rtt_us)
+		return;
+	if (rtt_us > SCTP_THIN_RTT_MAX_US)
+		rtt_us = SCTP_THIN_RTT_MAX_US;
+	if (!r->srtt_us)
+		r->srtt_us = rtt_us;
+	else
+		r->srtt_us = r->srtt_us - (r->srtt_us >> 3) + (rtt_us >> 3);
+	if (!r->srtt_us)
+		r->srtt_us = 1;
+}
+
+/* RFC 8985 7.2: PTO = 2 * SRTT, plus the peer's SACK delay (RFC 9260 6.2,
+ * 200 ms) where the receiver may delay its SACK: the probed packet lacked
+ * the I-bit, or the peer seems to ignore it (sctp_thin_probe_delack()).
+ * Deviation: TCP adds its delayed-ACK allowance only with one segment in
+ * flight; a thin flight is 1-3 packets, and a receiver that acks every
+ * second packet may delay the tail's SACK whatever came before.
+ */
+u32 sctp_thin_pto_us(u32 srtt_us, bool delack)
+{
+	if (srtt_us > SCTP_THIN_RTT_MAX_US)
+		srtt_us = SCTP_THIN_RTT_MAX_US;
+	return 2 * srtt_us + (delack ? SCTP_THIN_PROBE_DELACK_US : 0);
+}
+
+/* Does the PTO of a probe for a packet with (@ibit) or without the I-bit
+ * need the SACK-delay allowance?  A peer that seems to ignore the I-bit
+ * (distrust, sctp_thin_probe_score()) gets it too, but for one probe in
+ * SCTP_THIN_PROBE_RETRY, so that its score can recover.
+ */
+bool sctp_thin_probe_delack(struct sctp_thin_probe *p, bool ibit)
+{
+	if (!ibit)
+		return true;
+	return p->distrust && p->retry != SCTP_THIN_PROBE_RETRY - 1;
+}
+
+/* A probe copying @tsn left while TSNs up to @end_tsn were sent
+ * (TLP.end_seq); @delack: its PTO had the allowance.
+ */
+void sctp_thin_probe_open(struct sctp_thin_probe *p, u32 tsn, u32 end_tsn,
+			  bool delack)
+{
+	p->open = true;
+	p->clean = true;
+	p->dup = false;
+	p->acked = false;
+	p->tsn = tsn;
+	p->end_tsn = end_tsn;
+	p->delack = delack;
+	if (p->distrust)
+		p->retry = (p->retry + 1) % SCTP_THIN_PROBE_RETRY;
+}
+
+/* The episode ends without a verdict: T3-rtx expired (RTO recovery takes
+ * over, RFC 8985 7.2.3), the outqueue was purged, the path removed.
+ */
+void sctp_thin_probe_close(struct sctp_thin_probe *p)
+{
+	p->open = false;
+}
+
+/* @tsn left again (a retransmission, an RDB copy): a dup report of it no
+ * longer shows that the original had arrived.
+ */
+void sctp_thin_probe_resent(struct sctp_thin_probe *p, u32 tsn)
+{
+	if (p->open && p->tsn == tsn)
+		p->clean = false;
+}
+
+/* Is a dup report of @tsn the open probe's own (the original had
+ * arrived)?  Then it is not a spurious retransmission for the RTO
+ * (sctp_thin_spurious()): the probe left after 2 * SRTT, not an RTO.
+ */
+bool sctp_thin_probe_dup(const struct sctp_thin_probe *p, u32 tsn)
+{
+	return p->open && p->clean && p->tsn == tsn;
+}
+
+/* I-bit score (ours): in a decaying window of SCTP_THIN_PROBE_SCORE_WINDOW
+ * probes sent without the allowance, 2 or more spurious and at least a
+ * quarter: the peer seems to ignore the I-bit (its SACK came after
+ * 2 * SRTT while the original had arrived: RFC 3708 3.2).  Trusted again
+ * under an eighth.
+ */
+static int sctp_thin_probe_verdict(struct sctp_thin_probe *p, int v)
+{
+	p->open = false;
+	if (p->delack || v == SCTP_THIN_PROBE_NONE)
+		return v;
+	p->win_probes++;
+	if (v == SCTP_THIN_PROBE_SPURIOUS)
+		p->win_spurious++;
+	if (p->win_probes > SCTP_THIN_PROBE_SCORE_WINDOW) {
+		p->win_probes /= 2;
+		p->win_spurious /= 2;
+	}
+	if (!p->distrust)
+		p->distrust = p->win_spurious >= 2 &&
+			      p->win_spurious * 4 >= p->win_probes;
+	else
+		p->distrust = p->win_spurious * 8 >= p->win_probes;
+	return v;
+}
+
+/* Is a TSN above @end acked by this SACK? */
+static bool sctp_thin_above_acked(u32 end, u32 cum,
+				  const struct sctp_thin_gap *gaps,
+				  unsigned int ngaps)
+{
+	unsigned int i;
+
+	if (sctp_thin_before(end, cum))
+		return true;
+	for (i = 0; i < ngaps; i++) {
+		if (!gaps[i].start || gaps[i].start > gaps[i].end)
+			continue;
+		if (sctp_thin_before(end, cum + gaps[i].end))
+			return true;
+	}
+	return false;
+}
+
+/* RFC 8985 7.4, the verdict on a probe, from each SACK.  Spurious: a dup
+ * report of the copied TSN, sent exactly twice (RFC 9260 6.2: the
+ * receiver reports a DATA chunk it got twice), so the original had
+ * arrived.  Repaired (7.4.2): a TSN above end_tsn is acked (data sent
+ * after the probe, as Linux TCP's after(ack, tlp_high_seq)), the copied
+ * TSN is acked and no dup report of it came: the probe was the copy that
+ * arrived.  If it was sent again meanwhile, a dup proves nothing and it
+ * counts as repaired: never fewer losses than there were.  If the copied
+ * TSN is still missing, the probe was lost too: no verdict, fast
+ * retransmit or T3-rtx repairs it with their own response.
+ */
+int sctp_thin_probe_sack(struct sctp_thin_probe *p, u32 cum_tsn,
+			 const struct sctp_thin_gap *gaps, unsigned int ngaps,
+			 const u32 *dups, unsigned int ndups)
+{
+	unsigned int i;
+
+	if (!p->open)
+		return SCTP_THIN_PROBE_NONE;
+	for (i = 0; i < ndups; i++)
+		if (dups[i] == p->tsn)
+			p->dup = true;
+	if (sctp_thin_acked(p->tsn, cum_tsn, gaps, ngaps))
+		p->acked = true;
+	if (p->dup && p->clean)
+		return sctp_thin_probe_verdict(p, SCTP_THIN_PROBE_SPURIOUS);
+	if (!sctp_thin_above_acked(p->end_tsn, cum_tsn, gaps, ngaps))
+		return SCTP_THIN_PROBE_NONE;
+	return sctp_thin_probe_verdict(p, p->acked ? SCTP_THIN_PROBE_REPAIRED :
+					  SCTP_THIN_PROBE_NONE);
+}
+
+/* New DATA leaves while an episode is open.  If the copied TSN was acked
+ * without a dup report, decide now (repaired), so that the new tail can
+ * have its own probe.  If it is not acked yet, the episode stays open:
+ * the probe's SACK may be on its way, and its verdict comes with the ack
+ * of the new DATA (7.4); meanwhile the new tail gets no probe (7.3, one
+ * probe outstanding), as Linux TCP's tlp_high_seq.  Deviation from the
+ * design (1.7), measured: closing here lost the verdict whenever the
+ * next message left before the probe's SACK came back.
+ */
+int sctp_thin_probe_new_data(struct sctp_thin_probe *p)
+{
+	if (p->open && p->acked && !(p->dup && p->clean))
+		return sctp_thin_probe_verdict(p, SCTP_THIN_PROBE_REPAIRED);
+	return SCTP_THIN_PROBE_NONE;
+}
+
+/* Time-based loss rule while thin (RFC 8985 section 6, RACK), the pure
+ * parts; thin.c gates the first-indication fast retransmit with it.  The
+ * design and where it deviates: docs/design-tail-probe.md, section 2.
+ *
+ * Did the last SACK ack a first transmission sent on @transport?  Then
+ * @xmit_us is the send time of the newest one (RACK.xmit_ts candidate).
+ */
+bool sctp_thin_core_acked_xmit(const struct sctp_thin_core *c,
+			       const void *transport, u32 *xmit_us)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_acked; i++) {
+		if (c->acked[i] != transport)
+			continue;
+		if (!(c->acked_us_ok & BIT(i)))
+			return false;
+		*xmit_us = c->acked_us[i];
+		return true;
+	}
+	return false;
+}
+
+/* RFC 8985 6.2 steps 1-2 (RACK_update): a packet sent at @xmit_us on the
+ * path was acked at @now_us.  Its RTT feeds the path's minimum RTT (the
+ * lowest of the last 10-20 s, two windows as RDB's gate keeps its base
+ * RTT); RACK.xmit_ts and RACK.rtt follow the most recently sent packet
+ * acked.  Only first transmissions come here (Karn): deviation, RFC 8985
+ * also takes a retransmission whose RTT is at least the minimum RTT;
+ * without them the rule declares fewer losses, never more.
+ */
+void sctp_thin_rack_advance(struct sctp_thin_rack *r, u32 xmit_us,
+			    u32 now_us)
+{
+	u32 rtt = now_us - xmit_us ? : 1;
+
+	if (!r->min_us ||
+	    now_us - r->win_start_us >= SCTP_THIN_RACK_MIN_WINDOW_US) {
+		r->min_prev_us = r->min_us;
+		r->min_us = rtt;
+		r->win_start_us = now_us;
+	} else if (rtt < r->min_us) {
+		r->min_us = rtt;
+	}
+	if (r->valid && !sctp_thin_before(r->xmit_us, xmit_us))
+		return;		/* not sent after RACK.xmit_ts */
+	r->xmit_us = xmit_us;
+	r->rtt_us = rtt;
+	r->valid = true;
+}
+
+/* RFC 8985 6.2 step 4: reo_wnd = min(reo_wnd_mult * min_RTT / 4, SRTT),
+ * as Linux's tcp_rack_reo_wnd().  At RTT 10 ms: 2.5 ms.  Deviation: RFC
+ * 8985 uses a window of 0 in loss recovery, or once DupThresh packets
+ * were SACKed, unless reordering was seen; a thin flight never has
+ * DupThresh packets, and the rule is here to tell reordering from loss
+ * in exactly that case, so the window always applies.
+ */
+u32 sctp_thin_reo_wnd(const struct sctp_thin_reo *o,
+		      const struct sctp_thin_rack *r, u32 srtt_us)
+{
+	u32 min = r->min_us, w;
+
+	if (r->min_prev_us && (!min || r->min_prev_us < min))
+		min = r->min_prev_us;
+	w = (o->steps + 1) * (min / 4);
+	if (srtt_us && w > srtt_us)
+		w = srtt_us;
+	return w;
+}
+
+/* RFC 8985 6.2 step 4 (RACK_update_reo_wnd), on each SACK: a dup report
+ * of a TSN we retransmitted (@dsack: RFC 9260 6.2, our D-SACK, RFC 3708
+ * 3.2) shows a spurious repair: the window grows by min_RTT / 4, at most
+ * once per round trip (until everything sent then, @highest_sent, is
+ * acked), and stays grown for SCTP_THIN_REO_PERSIST losses.
+ */
+void sctp_thin_reo_sack(struct sctp_thin_reo *o, u32 cum_tsn, bool dsack,
+			u32 highest_sent)
+{
+	if (o->round_open && !sctp_thin_before(cum_tsn, o->round_tsn))
+		o->round_open = false;
+	if (!dsack || o->round_open)
+		return;
+	o->round_open = true;
+	o->round_tsn = highest_sent;
+	if (o->steps < SCTP_THIN_REO_STEPS_MAX)
+		o->steps++;
+	o->persist = SCTP_THIN_REO_PERSIST;
+}
+
+/* A loss the rule declared.  RFC 8985 counts loss recoveries down
+ * reo_wnd_persist; a thin flight has one loss per recovery, so we count
+ * losses.  At 0 the window returns to min_RTT / 4.
+ */
+void sctp_thin_reo_lost(struct sctp_thin_reo *o)
+{
+	if (o->persist && !--o->persist)
+		o->steps = 0;
+}
+
+/* RFC 8985 6.2 step 5 (RACK_detect_loss) for one chunk, TSN @tsn, sent on
+ * @transport, that a SACK reported missing (RFC 9260 7.2.4).  Its packet
+ * is the live packet on the path with the smallest highest TSN not below
+ * @tsn (a later one, if its own was superseded: later, so never lost
+ * sooner).  Lost when it was sent before RACK.xmit_ts and
+ * sent + RACK.rtt + reo_wnd has passed; at the SACK that acked the
+ * RACK packet this is RACK.xmit_ts - sent >= reo_wnd.  Per path
+ * (deviation: RFC 8985 knows one path; a packet acked on a faster path
+ * says nothing of one on a slower path).  WAIT: *@wait_us left.
+ */
+int sctp_thin_core_rack(const struct sctp_thin_core *c, u32 tsn,
+			const void *transport, const struct sctp_thin_rack *r,
+			u32 reo_wnd_us, u32 *wait_us)
+{
+	const struct sctp_thin_pkt *best = NULL;
+	s32 left;
+	u32 i;
+
+	for (i = 0; i < c->used; i++) {
+		const struct sctp_thin_pkt *p = sctp_thin_slot(c, i);
+
+		if (p->state != SCTP_THIN_PKT_LIVE ||
+		    p->transport != transport || sctp_thin_before(p->tsn, tsn))
+			continue;
+		if (!best || sctp_thin_before(p->tsn, best->tsn))
+			best = p;
+	}
+	if (!best)
+		return SCTP_THIN_RACK_UNKNOWN;
+	if (!r->valid || !sctp_thin_before(best->sent_us, r->xmit_us))
+		return SCTP_THIN_RACK_NOT_LOST;
+	left = (s32)(best->sent_us + r->rtt_us + reo_wnd_us - c->now_us);
+	if (left > 0) {
+		*wait_us = left;
+		return SCTP_THIN_RACK_WAIT;
+	}
+	return SCTP_THIN_RACK_LOST;
 }

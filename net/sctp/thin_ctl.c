@@ -47,6 +47,8 @@ struct sctp_thin_net {
 	int rdb;
 	int rdb_max_bytes;	/* 0 = MTU-bound */
 	int rdb_max_packets;
+	int tail_probe;
+	int rack;
 	/* Bounds for sockets without CAP_NET_ADMIN in the initial user
 	 * namespace (sctp_thin_loosens()).
 	 */
@@ -225,6 +227,8 @@ SCTP_THIN_PROC_SWITCH(fast_retransmit)
 SCTP_THIN_PROC_SWITCH(loss_estimation)
 SCTP_THIN_PROC_SWITCH(sack_immediately)
 SCTP_THIN_PROC_SWITCH(rdb)
+SCTP_THIN_PROC_SWITCH(tail_probe)
+SCTP_THIN_PROC_SWITCH(rack)
 SCTP_THIN_PROC_BOUNDED(lt_max, linear_timeouts_max)
 SCTP_THIN_PROC_BOUNDED(guard, congestion_guard)
 SCTP_THIN_PROC_BOUNDED(rdb_max_bytes, rdb_max_bytes)
@@ -322,6 +326,22 @@ static const struct ctl_table sctp_thin_sysctl_template[] = {
 		.extra2		= &sctp_thin_rdb_packets_limit,
 	},
 	{
+		.procname	= "thin_tail_probe",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= sctp_thin_proc_tail_probe,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
+		.procname	= "thin_rack",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= sctp_thin_proc_rack,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{
 		.procname	= "thin_rto_min_floor",
 		.maxlen		= sizeof(int),
 		.mode		= 0644,
@@ -368,9 +388,11 @@ static int sctp_thin_sysctl_register(struct sctp_thin_net *tn)
 	tbl[8].data = &tn->rdb;
 	tbl[9].data = &tn->rdb_max_bytes;
 	tbl[10].data = &tn->rdb_max_packets;
-	tbl[11].data = &tn->rto_min_floor;
-	tbl[12].data = &tn->lt_ceiling;
-	tbl[13].data = &tn->guard_required;
+	tbl[11].data = &tn->tail_probe;
+	tbl[12].data = &tn->rack;
+	tbl[13].data = &tn->rto_min_floor;
+	tbl[14].data = &tn->lt_ceiling;
+	tbl[15].data = &tn->guard_required;
 
 	/* All entries but the terminating empty one. */
 	n = ARRAY_SIZE(sctp_thin_sysctl_template) - 1;
@@ -426,6 +448,8 @@ static void sctp_thin_net_inherit(struct sctp_thin_net *tn,
 	tn->rdb = READ_ONCE(host->rdb);
 	tn->rdb_max_bytes = READ_ONCE(host->rdb_max_bytes);
 	tn->rdb_max_packets = READ_ONCE(host->rdb_max_packets);
+	tn->tail_probe = READ_ONCE(host->tail_probe);
+	tn->rack = READ_ONCE(host->rack);
 	tn->rto_min_floor = READ_ONCE(host->rto_min_floor);
 	tn->lt_ceiling = READ_ONCE(host->lt_ceiling);
 	tn->guard_required = READ_ONCE(host->guard_required);
@@ -456,6 +480,8 @@ static int __net_init sctp_thin_net_init(struct net *net)
 	tn->rdb = 0;
 	tn->rdb_max_bytes = 0;
 	tn->rdb_max_packets = 1;	/* as tcp_rdb_max_packets */
+	tn->tail_probe = 0;
+	tn->rack = 0;
 	tn->rto_min_floor = SCTP_THIN_RTO_MIN_FLOOR_DEFAULT;
 	tn->lt_ceiling = SCTP_THIN_LT_CEILING_DEFAULT;
 	tn->guard_required = 1;
@@ -519,6 +545,10 @@ void sctp_thin_sock_init(struct sock *sk)
 		conf->flags |= SCTP_THIN_SACK_IMMEDIATELY;
 	if (tn->rdb)
 		conf->flags |= SCTP_THIN_RDB;
+	if (tn->tail_probe)
+		conf->flags |= SCTP_THIN_TAIL_PROBE;
+	if (tn->rack)
+		conf->flags |= SCTP_THIN_RACK;
 	conf->rdb_max_bytes = tn->rdb_max_bytes;
 	conf->rdb_max_packets = tn->rdb_max_packets;
 	/* Unset, the paper's 200 ms (5.2), but never below the netns floor:
@@ -711,7 +741,8 @@ static void sctp_thin_fill_info(const struct sctp_association *asoc,
 		return;
 	info->sti_state = (ta->core.thin ? SCTP_THIN_STATE_THIN : 0) |
 			  (ta->core.saturated ? SCTP_THIN_STATE_SATURATED : 0) |
-			  (ta->core.congested ? SCTP_THIN_STATE_CONGESTED : 0);
+			  (ta->core.congested ? SCTP_THIN_STATE_CONGESTED : 0) |
+			  (ta->probe.distrust ? SCTP_THIN_STATE_PROBE_DELACK : 0);
 	info->sti_in_flight = ta->core.in_flight;
 	info->sti_lossrate = sctp_thin_core_lossrate(&ta->core);
 	info->sti_transitions = ta->core.transitions;
@@ -730,6 +761,12 @@ static void sctp_thin_fill_info(const struct sctp_association *asoc,
 	info->sti_rdb_bytes = ta->rdb.bytes;
 	info->sti_rdb_repaired = ta->rdb.repaired;
 	info->sti_rdb_gated = ta->rdb.gated;
+	info->sti_probes = ta->probes;
+	info->sti_probes_spurious = ta->probes_spurious;
+	info->sti_probes_repaired = ta->probes_repaired;
+	info->sti_rack_lost = ta->rack_lost;
+	info->sti_rack_held = ta->rack_held;
+	info->sti_rack_reo_mult = ta->reo.steps + 1;
 }
 
 static int sctp_thin_get_info(struct sock *sk, int len,
@@ -807,13 +844,13 @@ static int sctp_thin_seq_show(struct seq_file *seq, void *v)
 	struct sctp_thin_info info;
 
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(seq, "ASSOC-ID LPORT RPORT FLAGS STATE INFLIGHT LOSSRATE TRANS SENT LOST TIMEOUTS LINEAR FASTRTX RTOMIN RESTART DEFERRED RESYNCS SACKIMM RDB RDBBYTES RDBREP\n");
+		seq_puts(seq, "ASSOC-ID LPORT RPORT FLAGS STATE INFLIGHT LOSSRATE TRANS SENT LOST TIMEOUTS LINEAR FASTRTX RTOMIN RESTART DEFERRED RESYNCS SACKIMM RDB RDBBYTES RDBREP PROBE PROBESP PROBEREP RACK RACKHELD\n");
 		return 0;
 	}
 	asoc = ((struct sctp_transport *)v)->asoc;
 	memset(&info, 0, sizeof(info));
 	sctp_thin_fill_info(asoc, &info);
-	seq_printf(seq, "%d %u %u 0x%02x 0x%02x %u %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+	seq_printf(seq, "%d %u %u 0x%02x 0x%02x %u %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
 		   sctp_assoc2id(asoc), asoc->base.bind_addr.port,
 		   asoc->peer.port, info.sti_flags, info.sti_state,
 		   info.sti_in_flight, info.sti_lossrate, info.sti_transitions,
@@ -822,7 +859,9 @@ static int sctp_thin_seq_show(struct seq_file *seq, void *v)
 		   info.sti_rto_min_clamps, info.sti_restart_corrections,
 		   info.sti_strikes_deferred, info.sti_resyncs,
 		   info.sti_sack_immediately, info.sti_rdb_chunks,
-		   info.sti_rdb_bytes, info.sti_rdb_repaired);
+		   info.sti_rdb_bytes, info.sti_rdb_repaired, info.sti_probes,
+		   info.sti_probes_spurious, info.sti_probes_repaired,
+		   info.sti_rack_lost, info.sti_rack_held);
 	return 0;
 }
 

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* thin-sctp: what the glue files (thin.c, thin_timer.c, thin_rdb.c,
- * thin_ctl.c) call of each other.  Upstream files call the hooks of
+ * thin_probe.c, thin_ctl.c) call of each other.  Upstream files call the hooks of
  * <net/sctp/thin_hooks.h> instead.
  */
 
 #ifndef __NET_SCTP_THIN_GLUE_H__
 #define __NET_SCTP_THIN_GLUE_H__
 
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <net/sctp/structs.h>
 #include <net/sctp/thin.h>
 
@@ -23,10 +25,28 @@ void sctp_thin_spurious(struct sctp_association *asoc);
 void sctp_thin_runs_end(struct sctp_association *asoc, bool moved);
 
 /* thin_rdb.c */
+bool sctp_thin_rdb_abandoned(const struct sctp_chunk *chunk);
 void sctp_thin_rdb_verdicts(struct sctp_association *asoc, u32 cum_tsn,
 			    const struct sctp_thin_gap *gaps,
 			    unsigned int ngaps, const u32 *dup,
 			    unsigned int ndups);
+
+/* thin_probe.c: the tail probe */
+void sctp_thin_probe_init(struct sctp_thin_assoc *ta,
+			  struct sctp_association *asoc);
+void sctp_thin_probe_stop(struct sctp_association *asoc);
+void sctp_thin_probe_sent(struct sctp_association *asoc,
+			  struct sctp_transport *tp, bool fresh);
+void sctp_thin_probe_sacked(struct sctp_association *asoc, u32 cum_tsn,
+			    const struct sctp_thin_gap *gaps,
+			    unsigned int ngaps, const u32 *dup,
+			    unsigned int ndups, bool moved);
+
+/* The µs clock of the core (sctp_thin_core_clock()). */
+static inline u32 sctp_thin_now_us(void)
+{
+	return (u32)div_u64(ktime_get_ns(), NSEC_PER_USEC);
+}
 
 /* thin_ctl.c: the per-netns state */
 int sctp_thin_net_register(void);

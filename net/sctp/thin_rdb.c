@@ -62,7 +62,7 @@
  * The receiver's dup report of a copy is expected: a dup of that TSN no
  * longer shows a spurious retransmission (sctp_thin_core_resent()).
  */
-static bool sctp_thin_rdb_abandoned(const struct sctp_chunk *chunk)
+bool sctp_thin_rdb_abandoned(const struct sctp_chunk *chunk)
 {
 	const struct sctp_association *asoc = chunk->asoc;
 	__u16 flags = chunk->sinfo.sinfo_flags;
@@ -162,6 +162,7 @@ void __sctp_thin_rdb(struct sctp_association *asoc, struct sctp_packet *packet)
 	unsigned int n, i, k;
 
 	if (!sctp_thin_on(asoc, SCTP_THIN_RDB) || !packet->has_data ||
+	    ta->probing ||
 	    packet->ipfragok || packet->size >= tp->pathmtu)
 		return;
 	if (!sctp_thin_rdb_new_data(packet, &first, &top, &lo))

@@ -102,6 +102,7 @@ void sctp_thin_paths_reset(struct sctp_association *asoc)
 		pt->deferred = 0;
 		pt->rto_suspect = 0;
 		memset(&pt->rdb_gate, 0, sizeof(pt->rdb_gate));
+		pt->rack.valid = false;	/* RACK.xmit_ts: a packet forgotten */
 	}
 }
 

@@ -59,7 +59,9 @@ TRACE_EVENT(sctp_thin_mechanism,
 				   { SCTP_THIN_LINEAR_TIMEOUTS, "linear_timeout" },
 				   { SCTP_THIN_FAST_RETRANSMIT, "fast_retransmit" },
 				   { SCTP_THIN_SACK_IMMEDIATELY, "sack_immediately" },
-				   { SCTP_THIN_RDB, "rdb" }),
+				   { SCTP_THIN_RDB, "rdb" },
+				   { SCTP_THIN_TAIL_PROBE, "tail_probe" },
+				   { SCTP_THIN_RACK, "rack" }),
 		  __entry->value)
 );
 

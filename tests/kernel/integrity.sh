@@ -11,9 +11,12 @@
 #   thin-1tm SCTP one-to-many, 4 associations, --thin all, WoW profile
 #   thin-big SCTP one-to-one, 2 associations, as thin, 3000 B messages
 #            (3 DATA chunks each) every 100 ms
-#   thin-rdb SCTP one-to-one, 4 associations, as thin with the I-bit and
+#   thin-rdb SCTP one-to-one, 4 associations, as thin with the I-bit,
 #            redundant data bundling (copies of outstanding chunks in
-#            front of new ones: duplicates the receiver must drop)
+#            front of new ones: duplicates the receiver must drop) and
+#            the tail probe
+#   thin-probe SCTP one-to-one, 4 associations, as thin with the I-bit
+#            and the tail probe (copies of the newest outstanding chunk)
 # (Heavy loss trips the congestion guard, which turns the mechanisms off:
 # two flows run without it so that the mechanisms meet every fault.)
 #   stock    SCTP one-to-one, 4 associations, no SCTP_THIN (sysctls off)
@@ -65,7 +68,8 @@ FLOWS=(
 	"thin 6001 4 --style one-to-one --size 100 --interval 50 --dist exp --thin rto_min,restart,linear,fr,loss"
 	"thin-1tm 6101 4 --style one-to-many --profile wow --thin all"
 	"thin-big 6201 2 --style one-to-one --size 3000 --interval 100 --thin rto_min,restart,linear,fr,loss"
-	"thin-rdb 6401 4 --style one-to-one --size 100 --interval 50 --dist exp --thin rto_min,restart,linear,fr,loss,si,rdb"
+	"thin-rdb 6401 4 --style one-to-one --size 100 --interval 50 --dist exp --thin rto_min,restart,linear,fr,loss,si,rdb,probe"
+	"thin-probe 6501 4 --style one-to-one --size 100 --interval 50 --dist exp --thin rto_min,restart,linear,fr,loss,si,probe"
 	"stock 6301 4 --style one-to-one --size 100 --interval 50 --dist exp"
 )
 [ -n "${INTEGRITY_FLOWS:-}" ] && mapfile -t FLOWS <<<"$INTEGRITY_FLOWS"

@@ -334,7 +334,8 @@ thin_scenario() {
 	for kv in thin_rto_min=0 thin_restart_timer=0 thin_linear_timeouts=0 \
 		  thin_fast_retransmit=0 thin_loss_estimation=1 thin_sack_immediately=0 \
 		  thin_rdb=0 thin_rdb_max_bytes=0 thin_rdb_max_packets=1 \
-		  thin_linear_timeouts_max=6 thin_congestion_guard=20 $sysctls; do
+		  thin_linear_timeouts_max=6 thin_congestion_guard=20 \
+		  thin_tail_probe=0 thin_rack=0 $sysctls; do
 		ip netns exec $S sysctl -q -w "net.sctp.$kv" 2>/dev/null
 	done
 	if [ -n "${THIN_SCENARIO_RECV:-}" ]; then
@@ -421,7 +422,8 @@ thin_wait_listen() {
 thin_sysctls_off() {
 	ip netns exec $S sysctl -q -w net.sctp.thin_rto_min=0 net.sctp.thin_restart_timer=0 \
 		net.sctp.thin_linear_timeouts=0 net.sctp.thin_fast_retransmit=0 \
-		net.sctp.thin_sack_immediately=0 net.sctp.thin_rdb=0 >/dev/null 2>&1
+		net.sctp.thin_sack_immediately=0 net.sctp.thin_rdb=0 \
+		net.sctp.thin_tail_probe=0 net.sctp.thin_rack=0 >/dev/null 2>&1
 }
 
 # Busy jiffies of the whole guest (user nice system irq softirq steal).

@@ -237,6 +237,12 @@ static void test_defaults_and_errors(int port)
 		want |= SCTP_THIN_CONGESTION_GUARD;
 	if (read_sysctl("thin_sack_immediately") > 0)
 		want |= SCTP_THIN_SACK_IMMEDIATELY;
+	if (read_sysctl("thin_rdb") > 0)
+		want |= SCTP_THIN_RDB;
+	if (read_sysctl("thin_tail_probe") > 0)
+		want |= SCTP_THIN_TAIL_PROBE;
+	if (read_sysctl("thin_rack") > 0)
+		want |= SCTP_THIN_RACK;
 	rto_max = read_sysctl("rto_max");
 	rto_min = read_sysctl("rto_min");
 
@@ -253,7 +259,7 @@ static void test_defaults_and_errors(int port)
 
 	rc = setsockopt(lfd, IPPROTO_SCTP, SCTP_THIN, &p, bad_len);
 	CHECK(rc < 0 && errno == EINVAL, "short optlen -> EINVAL");
-	rc = set_params(lfd, 0, 0x100, 0, 0);
+	rc = set_params(lfd, 0, 0x80000000, 0, 0);
 	CHECK(rc < 0 && errno == EINVAL, "unknown flag bits -> EINVAL");
 	rc = set_params(lfd, 0, SCTP_THIN_RTO_MIN, rto_max + 1, 0);
 	CHECK(rc < 0 && errno == EINVAL, "rto_min above rto_max -> EINVAL");

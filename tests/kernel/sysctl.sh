@@ -56,6 +56,8 @@ check '[ "$(cat $S/thin_loss_estimation)" = 1 ]' "thin_loss_estimation defaults 
 check '[ "$(cat $S/thin_congestion_guard)" = 20 ]' "thin_congestion_guard defaults to 20 (percent)"
 check '[ "$(cat $S/thin_sack_immediately)" = 0 ]' "thin_sack_immediately defaults to 0"
 check '[ "$(cat $S/thin_rdb)" = 0 ] && [ "$(cat $S/thin_rdb_max_bytes)" = 0 ] && [ "$(cat $S/thin_rdb_max_packets)" = 1 ]' "thin_rdb 0, thin_rdb_max_bytes 0 (MTU-bound), thin_rdb_max_packets 1 by default"
+check '[ "$(cat $S/thin_tail_probe)" = 0 ]' "thin_tail_probe defaults to 0"
+check '[ "$(cat $S/thin_rack)" = 0 ]' "thin_rack defaults to 0"
 check '[ "$(cat $S/thin_rto_min_floor)" = 200 ]' "thin_rto_min_floor defaults to 200 (the preset's RTOmin)"
 check '[ "$(cat $S/thin_linear_timeouts_ceiling)" = 6 ]' "thin_linear_timeouts_ceiling defaults to 6"
 check '[ "$(cat $S/thin_congestion_guard_required)" = 1 ]' "thin_congestion_guard_required defaults to 1"
@@ -65,7 +67,7 @@ check 'wr thin_rto_min 200 && [ "$(cat $S/thin_rto_min)" = 200 ]' "thin_rto_min 
 rto_max=$(cat $S/rto_max)
 check '! wr thin_rto_min $((rto_max + 1)) && [ "$(cat $S/thin_rto_min)" = 200 ]' "thin_rto_min above rto_max: EINVAL, unchanged"
 check '! wr thin_rto_min -1 && [ "$(cat $S/thin_rto_min)" = 200 ]' "thin_rto_min -1: EINVAL, unchanged"
-for b in thin_restart_timer thin_linear_timeouts thin_fast_retransmit thin_loss_estimation thin_sack_immediately thin_rdb; do
+for b in thin_restart_timer thin_linear_timeouts thin_fast_retransmit thin_loss_estimation thin_sack_immediately thin_rdb thin_tail_probe thin_rack; do
 	old=$(cat $S/$b)
 	check "! wr $b 2 && [ \"\$(cat $S/$b)\" = $old ]" "$b=2: EINVAL, unchanged"
 	check "wr $b 1 && [ \"\$(cat $S/$b)\" = 1 ] && wr $b $old" "$b accepts 1"

@@ -44,7 +44,7 @@
 #include <unistd.h>
 
 #define MAX_FLOWS	64
-#define MAX_RULES	16
+#define MAX_RULES	32
 #define MAX_TSNS	4096
 
 struct flow {

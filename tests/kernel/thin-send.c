@@ -12,7 +12,8 @@
  *	fast as the socket takes them; -S: message i at Ti ms after the
  *	first, COUNT = number of times), waits up to WAIT_MS for every chunk
  *	to be acknowledged, then prints the SCTP_THIN_INFO counters and the
- *	unacked count as key=value lines.  -B K: first send K messages
+ *	unacked count as key=value lines (rto_last: the primary path's RTO
+ *	right after the last send).  -B K: first send K messages
  *	back to back and sample packets in flight at once (burst_in_flight).
  */
 #include <arpa/inet.h>
@@ -103,6 +104,8 @@ static int do_send(int argc, char **argv)
 	long flags = -1, rto_min = 0, sched[256];
 	int nsched = 0, burst = 0, congested_samples = 0;
 	unsigned int burst_flight = 0;
+	struct sctp_status status;
+	socklen_t slen;
 	struct sctp_thin_info info;
 	socklen_t len;
 	int fd, i, opt, one = 1;
@@ -208,6 +211,13 @@ static int do_send(int argc, char **argv)
 		    (info.sti_state & SCTP_THIN_STATE_CONGESTED))
 			congested_samples++;
 	}
+	/* The primary path's RTO right after the last send: the T3-rtx of
+	 * a lost last message expires that long after it (rto_last, ms).
+	 */
+	slen = sizeof(status);
+	memset(&status, 0, sizeof(status));
+	if (!getsockopt(fd, IPPROTO_SCTP, SCTP_STATUS, &status, &slen))
+		printf("rto_last=%u\n", status.sstat_primary.spinfo_rto);
 	/* Counters at the end of the send phase, before the tail drains. */
 	len = sizeof(info);
 	memset(&info, 0, sizeof(info));
@@ -241,6 +251,12 @@ static int do_send(int argc, char **argv)
 	printf("rdb_chunks=%llu\nrdb_bytes=%llu\nrdb_repaired=%llu\nrdb_gated=%llu\n",
 	       info.sti_rdb_chunks, info.sti_rdb_bytes, info.sti_rdb_repaired,
 	       info.sti_rdb_gated);
+	printf("probes=%llu\nprobes_spurious=%llu\nprobes_repaired=%llu\n",
+	       info.sti_probes, info.sti_probes_spurious,
+	       info.sti_probes_repaired);
+	printf("rack_lost=%llu\nrack_held=%llu\nrack_reo_mult=%llu\n",
+	       info.sti_rack_lost, info.sti_rack_held,
+	       info.sti_rack_reo_mult);
 	close(fd);
 	return 0;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Known-answer tests of the core rules (paper 5.1, RFC 9260 7.2.4). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "shim.h"
 
@@ -800,6 +801,323 @@ static void t_rdb_gate(void)
 	      g.min_prev == 0, "gate: a base older than two windows is forgotten");
 }
 
+/* RTT samples in µs (Karn, RFC 9260 6.3.1 C5) and the smoothed RTT. */
+static void t_rtt(void)
+{
+	struct sctp_thin_rtt r = { 0 };
+	struct sctp_thin_core c;
+	struct sctp_thin_gap g = { 2, 2 };
+
+	sctp_thin_core_init(&c, &shim_mem);
+	sctp_thin_core_clock(&c, 0xfffffc18u);	/* 1 ms before the wrap */
+	sctp_thin_core_sent(&c, 10, 1, &A, 0);
+	sctp_thin_core_clock(&c, 500);
+	sctp_thin_core_sent(&c, 11, 2, &B, 0);
+	sctp_thin_core_clock(&c, 9000);
+	sctp_thin_core_sack(&c, 10, NULL, 0);
+	CHECK(c.rtt_us == 10000 && c.rtt_tp == &A, "sample across the µs wrap");
+	sctp_thin_core_sent(&c, 12, 3, &A, 0);
+	sctp_thin_core_clock(&c, 9500);
+	sctp_thin_core_sack(&c, 10, NULL, 0);
+	CHECK(c.rtt_us == 0, "a SACK that acks nothing: no sample");
+	sctp_thin_core_sack(&c, 10, &g, 1);
+	CHECK(c.rtt_us == 500 && c.rtt_tp == &A, "gap-acked packet: sample");
+	/* 11 retransmitted: its ack gives no sample (Karn) */
+	sctp_thin_core_sent(&c, 11, 4, &A, 0);
+	sctp_thin_core_clock(&c, 20000);
+	sctp_thin_core_sack(&c, 12, NULL, 0);
+	CHECK(c.rtt_us == 0, "Karn: an acked retransmission gives no sample");
+	/* newest of two acked first transmissions */
+	sctp_thin_core_clock(&c, 21000);
+	sctp_thin_core_sent(&c, 13, 5, &A, 0);
+	sctp_thin_core_clock(&c, 22000);
+	sctp_thin_core_sent(&c, 14, 6, &B, 0);
+	sctp_thin_core_clock(&c, 25000);
+	sctp_thin_core_sack(&c, 14, NULL, 0);
+	CHECK(c.rtt_us == 3000 && c.rtt_tp == &B, "the newest acked packet");
+	CHECK(!sctp_thin_core_newest(&c), "nothing in flight: no newest");
+	sctp_thin_core_sent(&c, 15, 7, &A, 0);
+	sctp_thin_core_sent(&c, 16, 8, &C, 0);
+	CHECK(sctp_thin_core_newest(&c) && sctp_thin_core_newest(&c)->tsn == 16,
+	      "newest packet in flight");
+	sctp_thin_core_destroy(&c);
+
+	sctp_thin_rtt_sample(&r, 0);
+	CHECK(r.srtt_us == 0, "no sample, no SRTT");
+	sctp_thin_rtt_sample(&r, 10000);
+	CHECK(r.srtt_us == 10000, "first sample is the SRTT (RFC 6298 2.2)");
+	sctp_thin_rtt_sample(&r, 18000);
+	CHECK(r.srtt_us == 11000, "SRTT += (R - SRTT) / 8 (RFC 6298 2.3)");
+	sctp_thin_rtt_sample(&r, 0xffffffffu);
+	CHECK(r.srtt_us < 10000000, "a huge sample is clamped");
+	CHECK(sctp_thin_pto_us(10500, false) == 21000, "PTO = 2 * SRTT with the I-bit");
+	CHECK(sctp_thin_pto_us(10500, true) == 221000, "PTO + 200 ms without it");
+	CHECK(sctp_thin_pto_us(0xffffffffu, true) > 0xffffffu, "PTO does not wrap");
+}
+
+/* Reference verdict (RFC 8985 7.4, docs/design-tail-probe.md 1.7): the
+ * brute-force reading of one SACK against an open episode.
+ */
+static int ref_verdict(bool *dup, bool *acked, bool clean, u32 tsn, u32 end,
+		       u32 cum, const struct sctp_thin_gap *g, unsigned int n,
+		       const u32 *dups, unsigned int nd)
+{
+	bool above = (s32)(cum - end) > 0;
+	unsigned int i;
+
+	for (i = 0; i < nd; i++)
+		*dup |= dups[i] == tsn;
+	if ((s32)(cum - tsn) >= 0)
+		*acked = true;
+	for (i = 0; i < n; i++) {
+		if (!g[i].start || g[i].start > g[i].end)
+			continue;
+		if ((s32)(tsn - (cum + g[i].start)) >= 0 &&
+		    (s32)((cum + g[i].end) - tsn) >= 0)
+			*acked = true;
+		if ((s32)((cum + g[i].end) - end) > 0)
+			above = true;
+	}
+	if (*dup && clean)
+		return SCTP_THIN_PROBE_SPURIOUS;
+	if (!above)
+		return -1;	/* still open */
+	return *acked ? SCTP_THIN_PROBE_REPAIRED : SCTP_THIN_PROBE_NONE;
+}
+
+static void t_probe(void)
+{
+	struct sctp_thin_probe p = { 0 };
+	struct sctp_thin_gap g = { 2, 2 };
+	u32 d = 7;
+	int i, k, bad = 0;
+
+	CHECK(sctp_thin_probe_sack(&p, 9, NULL, 0, NULL, 0) ==
+	      SCTP_THIN_PROBE_NONE, "no episode: no verdict");
+	sctp_thin_probe_open(&p, 7, 7, false);
+	CHECK(sctp_thin_probe_dup(&p, 7) && !sctp_thin_probe_dup(&p, 6),
+	      "the probe's own dup");
+	CHECK(sctp_thin_probe_sack(&p, 7, NULL, 0, NULL, 0) ==
+	      SCTP_THIN_PROBE_NONE && p.open,
+	      "tsn acked, nothing above end: still open (TCP's after())");
+	CHECK(sctp_thin_probe_sack(&p, 8, NULL, 0, NULL, 0) ==
+	      SCTP_THIN_PROBE_REPAIRED && !p.open, "above end acked: repaired");
+	sctp_thin_probe_open(&p, 7, 7, false);
+	CHECK(sctp_thin_probe_sack(&p, 7, NULL, 0, &d, 1) ==
+	      SCTP_THIN_PROBE_SPURIOUS && !p.open, "dup of the probe: spurious");
+	sctp_thin_probe_open(&p, 7, 7, false);
+	sctp_thin_probe_resent(&p, 7);
+	CHECK(!sctp_thin_probe_dup(&p, 7), "sent again: the dup is not the probe's");
+	CHECK(sctp_thin_probe_sack(&p, 7, NULL, 0, &d, 1) ==
+	      SCTP_THIN_PROBE_NONE && p.open, "sent 3 times, dup: no verdict yet");
+	CHECK(sctp_thin_probe_sack(&p, 9, NULL, 0, NULL, 0) ==
+	      SCTP_THIN_PROBE_REPAIRED, "ambiguous counts as a loss");
+	sctp_thin_probe_open(&p, 7, 8, false);
+	CHECK(sctp_thin_probe_sack(&p, 6, &g, 1, NULL, 0) == SCTP_THIN_PROBE_NONE &&
+	      p.open, "8 gap-acked, end 8: still open");
+	g.start = 3;
+	g.end = 3;
+	CHECK(sctp_thin_probe_sack(&p, 6, &g, 1, NULL, 0) == SCTP_THIN_PROBE_NONE &&
+	      !p.open, "above end gap-acked, tsn missing: probe lost, no verdict");
+	sctp_thin_probe_open(&p, 7, 7, false);
+	sctp_thin_probe_sack(&p, 7, NULL, 0, NULL, 0);
+	CHECK(sctp_thin_probe_new_data(&p) == SCTP_THIN_PROBE_REPAIRED && !p.open,
+	      "new data after an ack without dup: repaired");
+	sctp_thin_probe_open(&p, 7, 7, false);
+	CHECK(sctp_thin_probe_new_data(&p) == SCTP_THIN_PROBE_NONE && p.open,
+	      "new data, tsn not acked: the episode stays open");
+	CHECK(sctp_thin_probe_sack(&p, 8, NULL, 0, NULL, 0) ==
+	      SCTP_THIN_PROBE_REPAIRED, "its verdict comes with the new ack");
+	sctp_thin_probe_open(&p, 0xffffffffu, 0xffffffffu, false);
+	CHECK(sctp_thin_probe_sack(&p, 0, NULL, 0, NULL, 0) ==
+	      SCTP_THIN_PROBE_REPAIRED, "TSN wrap");
+
+	/* randomized against the reference */
+	srand(29);
+	for (k = 0; k < 20000; k++) {
+		u32 base = (u32)rand() * 7919u, tsn, end, cum, dups[3];
+		struct sctp_thin_gap gg[3];
+		bool dup = false, acked = false, clean = rand() % 4 != 0;
+		int want = -1, got;
+
+		end = base + rand() % 4;
+		tsn = end - rand() % 3;
+		memset(&p, 0, sizeof(p));
+		sctp_thin_probe_open(&p, tsn, end, true);
+		if (!clean)
+			sctp_thin_probe_resent(&p, tsn);
+		for (i = 0; i < 4 && want < 0; i++) {
+			unsigned int n = rand() % 4, nd = rand() % 4, j;
+
+			cum = base - 3 + rand() % 8;
+			for (j = 0; j < n; j++) {
+				gg[j].start = rand() % 6;
+				gg[j].end = gg[j].start + rand() % 3 - (rand() % 5 == 0);
+			}
+			for (j = 0; j < nd; j++)
+				dups[j] = base - 2 + rand() % 6;
+			want = ref_verdict(&dup, &acked, clean, tsn, end, cum,
+					   gg, n, dups, nd);
+			got = sctp_thin_probe_sack(&p, cum, gg, n, dups, nd);
+			if (want < 0)
+				bad += got != SCTP_THIN_PROBE_NONE || !p.open;
+			else
+				bad += got != want || p.open;
+		}
+	}
+	CHECK(bad == 0, "probe verdicts agree with the reference (20000 runs)");
+}
+
+/* The I-bit score: a peer that ignores the I-bit gets the allowance. */
+static void t_probe_score(void)
+{
+	struct sctp_thin_probe p = { 0 };
+	u32 d = 7;
+	int i, n = 0;
+
+	CHECK(sctp_thin_probe_delack(&p, false), "no I-bit: allowance");
+	CHECK(!sctp_thin_probe_delack(&p, true), "I-bit, trusted: none");
+	for (i = 0; i < 2; i++) {
+		sctp_thin_probe_open(&p, 7, 7, false);
+		sctp_thin_probe_sack(&p, 7, NULL, 0, &d, 1);
+	}
+	CHECK(p.distrust, "2 spurious of 2: distrusted");
+	for (i = 0; i < 32; i++) {
+		bool dl = sctp_thin_probe_delack(&p, true);
+
+		n += !dl;
+		sctp_thin_probe_open(&p, 7, 7, dl);
+		sctp_thin_probe_sack(&p, 7, NULL, 0, &d, 1);
+	}
+	CHECK(n == 2 && p.distrust, "distrusted: 1 probe in 16 without allowance");
+	memset(&p, 0, sizeof(p));
+	for (i = 0; i < 8; i++) {
+		sctp_thin_probe_open(&p, 7, 7, false);
+		sctp_thin_probe_sack(&p, 8, NULL, 0, i == 3 ? &d : NULL, i == 3);
+	}
+	CHECK(!p.distrust, "1 spurious in 8: trusted");
+	for (i = 0; i < 2; i++) {
+		sctp_thin_probe_open(&p, 7, 7, true);
+		sctp_thin_probe_sack(&p, 7, NULL, 0, &d, 1);
+	}
+	CHECK(!p.distrust && p.win_probes == 8,
+	      "probes with the allowance do not score");
+	p.distrust = true;
+	p.win_probes = 8;
+	p.win_spurious = 0;
+	sctp_thin_probe_open(&p, 7, 7, false);
+	sctp_thin_probe_sack(&p, 8, NULL, 0, NULL, 0);
+	CHECK(!p.distrust, "trusted again under 1/8");
+}
+
+/* The time-based loss rule (RFC 8985 6.2; docs/design-tail-probe.md 2):
+ * RTT 10 ms, a pair of packets 100 µs apart, reordered or lost.
+ */
+static void t_rack(void)
+{
+	struct sctp_thin_gap g = { 2, 2 };
+	struct sctp_thin_reo o = { 0 };
+	struct sctp_thin_rack r = { 0 };
+	struct sctp_thin_core c;
+	u32 x = 0, wait = 0, w;
+
+	sctp_thin_core_init(&c, &shim_mem);
+	sctp_thin_core_clock(&c, 0xfffff000u);	/* the µs clock wraps */
+	sctp_thin_core_sent(&c, 100, 1, &A, 0);
+	sctp_thin_core_clock(&c, 0xfffff000u + 100);
+	sctp_thin_core_sent(&c, 101, 1, &A, 0);
+	sctp_thin_core_clock(&c, 0xfffff000u + 10000);
+	sctp_thin_core_sack(&c, 100, NULL, 0);
+	CHECK(sctp_thin_core_acked_xmit(&c, &A, &x) && x == 0xfffff000u,
+	      "acked first transmission: its send time");
+	CHECK(!sctp_thin_core_acked_xmit(&c, &B, &x), "nothing acked on B");
+	sctp_thin_rack_advance(&r, x, c.now_us);
+	CHECK(r.valid && r.rtt_us == 10000 && r.min_us == 10000,
+	      "RACK.rtt and min RTT");
+	w = sctp_thin_reo_wnd(&o, &r, 10000);
+	CHECK(w == 2500, "reo_wnd = min_RTT / 4 (RFC 8985 6.2 step 4)");
+	CHECK(sctp_thin_reo_wnd(&o, &r, 2000) == 2000, "reo_wnd <= SRTT");
+	/* 102 and 103 leave 100 µs apart; 103's SACK comes first */
+	sctp_thin_core_clock(&c, 100000);
+	sctp_thin_core_sent(&c, 102, 2, &A, 0);
+	sctp_thin_core_clock(&c, 100100);
+	sctp_thin_core_sent(&c, 103, 2, &A, 0);
+	sctp_thin_core_clock(&c, 110100);
+	sctp_thin_core_sack(&c, 101, &g, 1);
+	CHECK(sctp_thin_core_acked_xmit(&c, &A, &x) && x == 100100,
+	      "the newest acked first transmission");
+	sctp_thin_rack_advance(&r, x, c.now_us);
+	CHECK(r.xmit_us == 100100 && r.rtt_us == 10000, "RACK.xmit_ts moved");
+	CHECK(sctp_thin_core_rack(&c, 102, &A, &r, w, &wait) ==
+	      SCTP_THIN_RACK_WAIT && wait == 2400,
+	      "reordered by 100 µs: within the window, 2.4 ms left");
+	CHECK(sctp_thin_core_rack(&c, 102, &B, &r, w, &wait) ==
+	      SCTP_THIN_RACK_UNKNOWN, "per path: nothing of A on B");
+	CHECK(sctp_thin_core_rack(&c, 102, &A, &r, 0, &wait) ==
+	      SCTP_THIN_RACK_LOST, "no window: the first indication");
+	sctp_thin_core_clock(&c, 112600);
+	CHECK(sctp_thin_core_rack(&c, 102, &A, &r, w, &wait) ==
+	      SCTP_THIN_RACK_LOST, "the window passed: lost");
+	/* 104 leaves 100 ms after 102: at its SACK, 102 is lost at once */
+	sctp_thin_core_clock(&c, 200100);
+	sctp_thin_core_sent(&c, 104, 3, &A, 0);
+	sctp_thin_core_clock(&c, 210100);
+	g.end = 3;
+	sctp_thin_core_sack(&c, 101, &g, 1);
+	sctp_thin_core_acked_xmit(&c, &A, &x);
+	sctp_thin_rack_advance(&r, x, c.now_us);
+	CHECK(sctp_thin_core_rack(&c, 102, &A, &r, w, &wait) ==
+	      SCTP_THIN_RACK_LOST, "a later message's SACK: lost at once");
+	CHECK(sctp_thin_core_rack(&c, 104, &A, &r, w, &wait) !=
+	      SCTP_THIN_RACK_LOST, "the newest acked packet is not lost");
+	/* a retransmission of 102 supersedes its packet: later, not lost */
+	sctp_thin_core_clock(&c, 210200);
+	sctp_thin_core_sent(&c, 102, 4, &A, 0);
+	CHECK(sctp_thin_core_rack(&c, 102, &A, &r, w, &wait) ==
+	      SCTP_THIN_RACK_NOT_LOST, "superseded: judged by the later packet");
+	sctp_thin_core_clock(&c, 220200);
+	sctp_thin_core_sack(&c, 104, NULL, 0);
+	CHECK(!sctp_thin_core_acked_xmit(&c, &A, &x),
+	      "a retransmission's ack moves no RACK.xmit_ts (Karn)");
+	sctp_thin_core_destroy(&c);
+}
+
+/* The reordering window's growth and the minimum RTT (RFC 8985 6.2 step
+ * 4): min RTT 10 ms.
+ */
+static void t_rack_window(void)
+{
+	struct sctp_thin_rack r = { .min_us = 10000 };
+	struct sctp_thin_reo o = { 0 };
+	u32 w;
+
+	/* the window grows on a dup report, once per round trip */
+	sctp_thin_reo_sack(&o, 100, true, 110);
+	CHECK(o.steps == 1 && sctp_thin_reo_wnd(&o, &r, 0) == 5000,
+	      "dup report: reo_wnd_mult 2");
+	sctp_thin_reo_sack(&o, 105, true, 112);
+	CHECK(o.steps == 1, "same round trip: no more growth");
+	sctp_thin_reo_sack(&o, 110, true, 120);
+	CHECK(o.steps == 2, "next round trip: grows again");
+	for (w = 0; w < SCTP_THIN_REO_PERSIST - 1; w++)
+		sctp_thin_reo_lost(&o);
+	CHECK(o.steps == 2, "persists for 16 losses");
+	sctp_thin_reo_lost(&o);
+	CHECK(o.steps == 0, "then back to min_RTT / 4");
+	/* the minimum RTT of the last 10-20 s */
+	memset(&r, 0, sizeof(r));
+	sctp_thin_rack_advance(&r, 0, 5000);
+	sctp_thin_rack_advance(&r, 6000, 16000);
+	CHECK(r.min_us == 5000 && r.rtt_us == 10000, "min RTT, RACK.rtt");
+	sctp_thin_rack_advance(&r, 11000000, 11020000);
+	CHECK(r.min_us == 20000 && r.min_prev_us == 5000 &&
+	      sctp_thin_reo_wnd(&o, &r, 0) == 1250, "a new window keeps the old");
+	sctp_thin_rack_advance(&r, 22000000, 22020000);
+	CHECK(sctp_thin_reo_wnd(&o, &r, 0) == 5000, "forgotten after 20 s");
+	sctp_thin_rack_advance(&r, 21000000, 22030000);
+	CHECK(r.xmit_us == 22000000, "RACK.xmit_ts never moves back");
+}
+
 int main(void)
 {
 	t_basic();
@@ -815,6 +1133,11 @@ int main(void)
 	t_rdb_choose();
 	t_rdb_verdict();
 	t_rdb_gate();
+	t_rtt();
+	t_probe();
+	t_probe_score();
+	t_rack();
+	t_rack_window();
 	printf("directed: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

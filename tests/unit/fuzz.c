@@ -93,6 +93,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
+	struct sctp_thin_reo reo = { 0 };
 	struct sctp_thin_gap g[8];
 	struct pair t;
 	u32 base = 0, next, cum;
@@ -130,6 +131,18 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 				g[k].end = g[k].start + data[i + 1] % 16 - 3;
 			}
 			pair_sack(&t, cum, g, k);
+			/* the reordering window: grows on a dup report
+			 * (RFC 8985 6.2 step 4), never past the SRTT
+			 */
+			sctp_thin_reo_sack(&reo, cum, op & 0x80, next - 1);
+			if (op & 0x40)
+				sctp_thin_reo_lost(&reo);
+			if (reo.steps > SCTP_THIN_REO_STEPS_MAX ||
+			    sctp_thin_reo_wnd(&reo, &t.rack[arg % 3],
+					      1 + arg * 97) > 1 + arg * 97u) {
+				fprintf(stderr, "invariant: reo_wnd\n");
+				abort();
+			}
 			break;
 		case 3:	/* T3-rtx expiry, a path removed, a dup report, an
 			 * outqueue purge or resync, the sender's state

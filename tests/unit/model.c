@@ -57,6 +57,13 @@ void pair_resent(struct pair *t, u32 tsn)
 			t->m.recent_ok[i] = false;
 }
 
+static void pair_fail(struct pair *t, const char *why)
+{
+	if (!t->failures)
+		t->why = why;
+	t->failures++;
+}
+
 /* A dup report takes back the count of a TSN it still remembers, once. */
 bool pair_dup(struct pair *t, u32 tsn)
 {
@@ -89,6 +96,7 @@ void pair_init(struct pair *t)
 {
 	memset(t, 0, sizeof(*t));
 	sctp_thin_core_init(&t->core, &shim_mem);
+	t->now_us = 0xfff00000u;	/* wraps within the run */
 	t->app_limited = true;
 	t->m.thin = true;	/* nothing in flight */
 }
@@ -103,17 +111,20 @@ void pair_fini(struct pair *t)
 void pair_sent(struct pair *t, u32 tsn, const void *tp, bool fail_alloc)
 {
 	struct model *m = &t->m;
-	bool grow;
+	bool grow, rtx;
 
 	t->now += 1 + (t->steps % 7);
 	/* the core allocates exactly when the model says it grows */
 	grow = !m->saturated && m_live(m) == m->size &&
 	       (m->size ? m->size * 2 : SCTP_THIN_MIN_SLOTS) <= SCTP_THIN_MAX_SLOTS;
 	shim_fail_next = grow && fail_alloc;
+	t->now_us += 1 + (t->steps % 13) * 977;
+	sctp_thin_core_clock(&t->core, t->now_us);
 	sctp_thin_core_sent(&t->core, tsn, t->now, tp, GFP_ATOMIC);
 	shim_fail_next = false;
 
-	if (!m->highest_valid || before(m->highest, tsn)) {
+	rtx = m->highest_valid && !before(m->highest, tsn);
+	if (!rtx) {
 		m->highest = tsn;
 		m->highest_valid = true;
 	} else {
@@ -149,7 +160,8 @@ void pair_sent(struct pair *t, u32 tsn, const void *tp, bool fail_alloc)
 		m->cap = m->cap ? m->cap * 2 : 64;
 		m->p = realloc(m->p, m->cap * sizeof(*m->p));
 	}
-	m->p[m->n++] = (struct mpkt){ tsn, t->now, tp, 0, true };
+	m->p[m->n++] = (struct mpkt){ tsn, t->now, tp, 0, true, t->now_us,
+				      rtx };
 }
 
 static bool m_acked(u32 tsn, u32 cum, const struct sctp_thin_gap *g,
@@ -196,24 +208,132 @@ static bool m_acked_path(const struct model *m, const void *tp)
 	return false;
 }
 
+/* RFC 8985 6.2 step 5 by definition, for TSN @tsn on path @tp: the live
+ * packet on @tp with the smallest highest TSN not below @tsn; lost when
+ * sent before RACK.xmit_ts and at least RACK.rtt + @reo ago.
+ */
+static int m_rack(const struct pair *t, u32 tsn, const void *tp,
+		  const struct mrack *r, u32 reo, u32 *wait)
+{
+	const struct mpkt *b = NULL;
+	s32 age;
+	size_t i;
+
+	for (i = 0; i < t->m.n; i++)
+		if (t->m.p[i].live && t->m.p[i].tp == tp &&
+		    !before(t->m.p[i].tsn, tsn) &&
+		    (!b || before(t->m.p[i].tsn, b->tsn)))
+			b = &t->m.p[i];
+	if (!b)
+		return SCTP_THIN_RACK_UNKNOWN;
+	if (!r->valid || (s32)(r->xmit - b->sent_us) <= 0)
+		return SCTP_THIN_RACK_NOT_LOST;
+	age = (s32)(t->now_us - b->sent_us);
+	if (age >= (s32)(r->rtt + reo))
+		return SCTP_THIN_RACK_LOST;
+	*wait = r->rtt + reo - age;
+	return SCTP_THIN_RACK_WAIT;
+}
+
+/* After a SACK: per path, the newest acked first transmission (@mx,
+ * @mok: the model's, by position in m->acked), RACK.xmit_ts and RACK.rtt
+ * against the core's, then the verdict on the two oldest live packets
+ * and the newest (a TSN a little below each, too).
+ */
+static void pair_rack(struct pair *t, const u32 *mx, const bool *mok)
+{
+	struct model *m = &t->m;
+	u32 x = 0, w1 = 0, w2 = 0, reo = (t->steps % 5) * 1000;
+	const struct mpkt *q[3] = { NULL };
+	size_t i, j, k, nq = 0;
+	int v1, v2;
+	bool got;
+
+	for (j = 0; j <= MODEL_PATHS; j++) {
+		const void *tp = &model_paths[j];
+		struct mrack *r = &t->mrk[j];
+
+		for (k = 0; k < m->nacked && m->acked[k] != tp; k++)
+			;
+		got = sctp_thin_core_acked_xmit(&t->core, tp, &x);
+		if (got != (k < SCTP_THIN_ACKED_PATHS && mok[k]) ||
+		    (got && x != mx[k])) {
+			pair_fail(t, "RACK: newest acked send time differs");
+			return;
+		}
+		if (!got)
+			continue;
+		sctp_thin_rack_advance(&t->rack[j], x, t->now_us);
+		if (!r->valid || (s32)(x - r->xmit) > 0) {
+			r->xmit = x;
+			r->rtt = t->now_us - x ? t->now_us - x : 1;
+			r->valid = true;
+		}
+		if (t->rack[j].valid != r->valid ||
+		    t->rack[j].xmit_us != r->xmit || t->rack[j].rtt_us != r->rtt)
+			pair_fail(t, "RACK.xmit_ts or RACK.rtt differs");
+	}
+	for (i = 0; i < m->n; i++) {
+		if (!m->p[i].live)
+			continue;
+		if (nq == 3)
+			q[2] = &m->p[i];
+		else
+			q[nq++] = &m->p[i];
+	}
+	for (i = 0; i < nq; i++) {
+		u32 tsn = q[i]->tsn - (t->steps + i) % 3;
+
+		j = (const int *)q[i]->tp - model_paths;
+		v1 = sctp_thin_core_rack(&t->core, tsn, q[i]->tp, &t->rack[j],
+					 reo, &w1);
+		v2 = m_rack(t, tsn, q[i]->tp, &t->mrk[j], reo, &w2);
+		t->rack_checks++;
+		t->rack_lost += v2 == SCTP_THIN_RACK_LOST;
+		if (v1 != v2 || (v1 == SCTP_THIN_RACK_WAIT && w1 != w2))
+			pair_fail(t, "RACK verdict differs from the model");
+	}
+}
+
 void pair_sack(struct pair *t, u32 cum, const struct sctp_thin_gap *g,
 	       unsigned int n)
 {
 	struct model *m = &t->m;
-	bool have = false;
-	u32 htna = 0;
+	bool mok[MODEL_PATHS + 1] = { false }, have = false;
+	u32 htna = 0, rtt = 0, mx[MODEL_PATHS + 1] = { 0 };
+	const void *rtt_tp = NULL;
 	size_t i, k;
 
+	t->now_us += t->steps % 2 ? 0 : 1 + (t->steps % 11) * 3001;
+	sctp_thin_core_clock(&t->core, t->now_us);
 	sctp_thin_core_sack(&t->core, cum, g, n);
 	m->nacked = 0;
 	m->acked_all = false;
-	if (!m->highest_valid)
+	if (!m->highest_valid) {
+		if (t->core.rtt_us)
+			pair_fail(t, "RTT sample with nothing recorded");
 		return;		/* nothing sent since the start or a purge */
+	}
 	for (i = 0; i < m->n; i++) {
 		if (!m->p[i].live || !m_acked(m->p[i].tsn, cum, g, n))
 			continue;
 		m->p[i].live = false;
 		m_note_acked(m, m->p[i].tp);
+		/* RACK: the newest first transmission acked per path, for
+		 * the first SCTP_THIN_ACKED_PATHS paths the SACK acked
+		 */
+		for (k = 0; k < m->nacked && m->acked[k] != m->p[i].tp; k++)
+			;
+		if (!m->p[i].rtx && k < SCTP_THIN_ACKED_PATHS) {
+			mx[k] = m->p[i].sent_us;
+			mok[k] = true;
+		}
+		/* Karn: first transmissions only; the newest acked one */
+		if (!m->p[i].rtx) {
+			rtt = t->now_us - m->p[i].sent_us;
+			rtt = rtt ? rtt : 1;
+			rtt_tp = m->p[i].tp;
+		}
 		if (!have || before(htna, m->p[i].tsn))
 			htna = m->p[i].tsn;
 		have = true;
@@ -229,6 +349,8 @@ void pair_sack(struct pair *t, u32 cum, const struct sctp_thin_gap *g,
 				m->win_lost++;
 		}
 	}
+	if (t->core.rtt_us != rtt || (rtt && t->core.rtt_tp != rtt_tp))
+		pair_fail(t, "RTT sample differs from the model");
 	if (m->gone_marked && !before(cum, m->gone_mark))
 		m->gone_marked = false;
 	if (!before(cum, m->highest)) {
@@ -242,6 +364,7 @@ void pair_sack(struct pair *t, u32 cum, const struct sctp_thin_gap *g,
 		if (m->p[i].live)
 			m->p[k++] = m->p[i];
 	m->n = k;
+	pair_rack(t, mx, mok);
 }
 
 void pair_purge(struct pair *t, const void *tp)

@@ -19,6 +19,8 @@ struct mpkt {
 	const void *tp;
 	u8 misses;
 	bool live;
+	u32 sent_us;		/* the µs clock at the send */
+	bool rtx;		/* highest TSN not above the highest sent */
 };
 
 struct model {
@@ -46,11 +48,24 @@ struct model {
 	u32 transitions;
 };
 
+/* The time-based loss rule's state of a path, by definition: the newest
+ * first transmission acked so far (RFC 8985 6.2, RACK.xmit_ts, RACK.rtt).
+ */
+struct mrack {
+	u32 xmit, rtt;
+	bool valid;
+};
+
 /* One test run: the core under test and its model, driven together. */
 struct pair {
 	struct sctp_thin_core core;
 	struct model m;
+	/* per path of model_paths: the core's RACK state, the model's */
+	struct sctp_thin_rack rack[MODEL_PATHS + 1];
+	struct mrack mrk[MODEL_PATHS + 1];
+	long rack_checks, rack_lost;	/* verdicts compared, of them lost */
 	unsigned long now;
+	u32 now_us;		/* the µs clock, starts near its wrap */
 	bool app_limited;	/* the sender's state for the detection */
 	long steps;
 	long failures;

@@ -4,6 +4,7 @@
  * overlapping, duplicate, late, beyond what was sent), path purges,
  * outqueue purges and resyncs followed by TSN jumps, failed allocations,
  * TSN wrap-around, and a sender that is application-limited or not,
+ * the time-based loss rule (RFC 8985 6.2) per path after each SACK,
  * checked against the model after every step.
  *
  *   random [STEPS_PER_SEED] [SEEDS]
@@ -30,6 +31,7 @@ static u32 below(u32 n)
 
 static long sat_steps, cong_steps, lost_total, undone_total, max_flight;
 static long purges, resyncs, bulk_steps, all_paths, many_paths, transitions;
+static long rack_checks, rack_lost;
 
 /* After an outqueue purge or a resync the next TSN need not follow the
  * last one: below it, a little above, half the TSN space away, near the
@@ -174,6 +176,8 @@ check:
 		}
 	}
 	lost_total += t.core.pkts_lost;
+	rack_checks += t.rack_checks;
+	rack_lost += t.rack_lost;
 	transitions += t.core.transitions;
 	undone_total += t.core.guard_undone;
 	pair_fini(&t);
@@ -391,7 +395,14 @@ int main(int argc, char **argv)
 	       rdb_checks, rdb_repaired);
 	printf("(truth %ld, %ld messages judged exactly); ", rdb_truth,
 	       rdb_exact);
+	printf("rack: %ld verdicts checked, %ld lost; ", rack_checks,
+	       rack_lost);
 	printf("%ld objects live\n", shim_live);
+	/* the time rule's verdicts must have been exercised both ways */
+	if (seeds >= 10 && (!rack_lost || rack_lost == rack_checks)) {
+		printf("not ok - rack: no verdict of each kind\n");
+		failed++;
+	}
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

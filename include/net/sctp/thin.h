@@ -13,6 +13,7 @@
 #define __NET_SCTP_THIN_H__
 
 #include <linux/types.h>
+#include <linux/timer.h>
 #include <linux/sctp_thin.h>
 #include <net/sctp/thin_core.h>
 
@@ -27,7 +28,8 @@ struct sctp_sackhdr;
 #define SCTP_THIN_MECHANISMS	(SCTP_THIN_RTO_MIN | SCTP_THIN_RESTART_TIMER | \
 				 SCTP_THIN_LINEAR_TIMEOUTS | \
 				 SCTP_THIN_FAST_RETRANSMIT | \
-				 SCTP_THIN_SACK_IMMEDIATELY | SCTP_THIN_RDB)
+				 SCTP_THIN_SACK_IMMEDIATELY | SCTP_THIN_RDB | \
+				 SCTP_THIN_TAIL_PROBE | SCTP_THIN_RACK)
 
 #define SCTP_THIN_RTO_MIN_DEFAULT	200	/* ms, 5.2 */
 #define SCTP_THIN_LT_MAX_DEFAULT	6	/* as tcp_thin_linear_timeouts */
@@ -83,6 +85,8 @@ struct sctp_thin_path {
 					 * last RTT sample: no linear timeouts
 					 */
 	struct sctp_thin_rdb_gate rdb_gate;	/* RDB: a queue stands */
+	struct sctp_thin_rtt rtt;	/* tail probe: SRTT in µs */
+	struct sctp_thin_rack rack;	/* time-based loss rule (RACK) */
 };
 
 /* Per-association state, allocated while a mechanism is on. */
@@ -103,6 +107,24 @@ struct sctp_thin_assoc {
 	unsigned long progress;	/* jiffies of the last cum ack move */
 	bool held;		/* held back by cwnd/rwnd since last drained */
 	u32 lt_run;		/* linear timeouts since the last cum ack move */
+	/* Tail probe (thin_probe.c): the PTO timer and the path it is armed
+	 * for; the episode and the I-bit score are the core's.
+	 */
+	struct sctp_association *asoc;	/* for the timer callback */
+	struct timer_list timer;
+	struct sctp_transport *probe_tp;	/* compared before any use */
+	struct sctp_thin_probe probe;
+	bool probing;		/* our probe packet is being sent */
+	bool probe_delack;	/* the armed PTO has the SACK-delay allowance */
+	u64 probes;
+	u64 probes_spurious;
+	u64 probes_repaired;
+	/* Time-based loss rule (thin.c): the reordering window's growth,
+	 * chunks declared lost, first indications held back.
+	 */
+	struct sctp_thin_reo reo;
+	u64 rack_lost;
+	u64 rack_held;
 };
 
 int sctp_thin_init(void);
@@ -137,5 +159,7 @@ unsigned long __sctp_thin_stock_rto(const struct sctp_transport *tp);
 void __sctp_thin_outq_purge(struct sctp_association *asoc);
 bool __sctp_thin_early_frtx(struct sctp_association *asoc,
 			    struct sctp_chunk *chunk);
+void __sctp_thin_t3_expired(struct sctp_association *asoc);
+void __sctp_thin_assoc_free(struct sctp_association *asoc);
 
 #endif /* __NET_SCTP_THIN_H__ */

@@ -34,7 +34,9 @@ struct sctp_thin_pkt {
 	u32 tsn;		/* highest TSN the packet carries */
 	u8 misses;		/* loss indications so far */
 	u8 state;		/* SCTP_THIN_PKT_* */
+	u8 rtx;			/* its highest TSN was sent before: no RTT */
 	unsigned long sent;	/* send time, jiffies */
+	u32 sent_us;		/* send time, the caller's µs clock */
 	const void *transport;	/* path: compared, never dereferenced */
 };
 
@@ -62,6 +64,11 @@ struct sctp_thin_core {
 	u8 n_acked;
 	bool acked_all;
 	const void *acked[SCTP_THIN_ACKED_PATHS];
+	/* Per path in acked[]: the send time of the newest first
+	 * transmission that SACK acked (bit i of acked_us_ok: there is one).
+	 */
+	u8 acked_us_ok;
+	u32 acked_us[SCTP_THIN_ACKED_PATHS];
 	bool thin;		/* result of the last update */
 	u64 pkts_sent;		/* lifetime: packets recorded */
 	u64 pkts_lost;		/* lifetime: packets declared lost */
@@ -78,6 +85,80 @@ struct sctp_thin_core {
 	u64 guard_undone;	/* lifetime: counts taken back by dup reports */
 	u32 guard;		/* guard threshold, SCTP_THIN_ONE = all, 0 = off */
 	u32 transitions;	/* thin <-> thick changes */
+	/* The caller's clock in µs (sctp_thin_core_clock()), and the RTT
+	 * sample the last SACK gave (0: none) with its path.
+	 */
+	u32 now_us;
+	u32 rtt_us;
+	const void *rtt_tp;
+};
+
+/* Tail probe (RFC 8985 section 7, TLP), per path: the smoothed RTT in µs
+ * from the core's own samples (sctp_thin_rtt_sample()).
+ */
+struct sctp_thin_rtt {
+	u32 srtt_us;		/* 0: no sample yet */
+};
+
+/* Time-based loss rule (RFC 8985 section 6, RACK), per path: the send
+ * time and RTT of the most recently sent packet the peer acked (RACK.xmit_ts,
+ * RACK.rtt), and the path's minimum RTT over the last 10-20 s.
+ */
+#define SCTP_THIN_RACK_MIN_WINDOW_US	10000000U	/* 10 s */
+#define SCTP_THIN_REO_STEPS_MAX		15	/* reo_wnd_mult up to 16 */
+#define SCTP_THIN_REO_PERSIST		16	/* RFC 8985 reo_wnd_persist */
+
+struct sctp_thin_rack {
+	u32 xmit_us;		/* RACK.xmit_ts, if valid */
+	u32 rtt_us;		/* RACK.rtt */
+	u32 min_us;		/* lowest RTT of this window, 0 = none */
+	u32 min_prev_us;	/* of the window before, 0 = none */
+	u32 win_start_us;	/* when this window began */
+	bool valid;		/* a first transmission was acked */
+};
+
+/* The reordering window's growth (RFC 8985 6.2 step 4), per association:
+ * reo_wnd_mult = steps + 1 (zeroed state: 1).
+ */
+struct sctp_thin_reo {
+	u32 round_tsn;		/* RACK.dsack_round, if round_open */
+	bool round_open;
+	u8 steps;		/* reo_wnd_mult - 1 */
+	u8 persist;		/* RACK.reo_wnd_persist */
+};
+
+enum {
+	SCTP_THIN_RACK_UNKNOWN,		/* the chunk's packet is not recorded */
+	SCTP_THIN_RACK_NOT_LOST,	/* not sent before RACK.xmit_ts */
+	SCTP_THIN_RACK_WAIT,		/* within the reordering window */
+	SCTP_THIN_RACK_LOST,
+};
+
+#define SCTP_THIN_PROBE_DELACK_US	200000	/* RFC 9260 6.2 SACK delay */
+#define SCTP_THIN_PROBE_SCORE_WINDOW	8	/* probes, the score's window */
+#define SCTP_THIN_PROBE_RETRY		16	/* 1 in N probes w/o allowance */
+
+enum {
+	SCTP_THIN_PROBE_NONE,		/* no verdict (yet) */
+	SCTP_THIN_PROBE_SPURIOUS,	/* the original had arrived */
+	SCTP_THIN_PROBE_REPAIRED,	/* the probe repaired a loss */
+};
+
+/* One probe episode (RFC 8985 7.3, 7.4) and the I-bit score (1.8 of
+ * docs/design-tail-probe.md).
+ */
+struct sctp_thin_probe {
+	u32 end_tsn;		/* highest TSN sent when the probe left */
+	u32 tsn;		/* the TSN copied */
+	bool open;		/* an episode is open: no other probe */
+	bool clean;		/* tsn sent exactly twice: original, probe */
+	bool dup;		/* a dup report of tsn came */
+	bool acked;		/* tsn was acked */
+	bool delack;		/* the probe's PTO had the SACK-delay allowance */
+	bool distrust;		/* the peer seems to ignore the I-bit */
+	u8 win_probes;		/* probes without the allowance, decaying */
+	u8 win_spurious;	/* of which spurious */
+	u8 retry;		/* counts to SCTP_THIN_PROBE_RETRY */
 };
 
 /* Redundant data bundling (RDB, our addition after the paper's section 7
@@ -162,6 +243,35 @@ void sctp_thin_core_timeout(struct sctp_thin_core *c, const void *transport);
 bool sctp_thin_core_dup(struct sctp_thin_core *c, u32 tsn);
 void sctp_thin_core_resent(struct sctp_thin_core *c, u32 tsn);
 void sctp_thin_core_repaired(struct sctp_thin_core *c, u32 tsn);
+void sctp_thin_core_clock(struct sctp_thin_core *c, u32 now_us);
+const struct sctp_thin_pkt *
+sctp_thin_core_newest(const struct sctp_thin_core *c);
+
+bool sctp_thin_core_acked_xmit(const struct sctp_thin_core *c,
+			       const void *transport, u32 *xmit_us);
+void sctp_thin_rack_advance(struct sctp_thin_rack *r, u32 xmit_us,
+			    u32 now_us);
+u32 sctp_thin_reo_wnd(const struct sctp_thin_reo *o,
+		      const struct sctp_thin_rack *r, u32 srtt_us);
+void sctp_thin_reo_sack(struct sctp_thin_reo *o, u32 cum_tsn, bool dsack,
+			u32 highest_sent);
+void sctp_thin_reo_lost(struct sctp_thin_reo *o);
+int sctp_thin_core_rack(const struct sctp_thin_core *c, u32 tsn,
+			const void *transport, const struct sctp_thin_rack *r,
+			u32 reo_wnd_us, u32 *wait_us);
+
+void sctp_thin_rtt_sample(struct sctp_thin_rtt *r, u32 rtt_us);
+u32 sctp_thin_pto_us(u32 srtt_us, bool delack);
+bool sctp_thin_probe_delack(struct sctp_thin_probe *p, bool ibit);
+void sctp_thin_probe_open(struct sctp_thin_probe *p, u32 tsn, u32 end_tsn,
+			  bool delack);
+void sctp_thin_probe_close(struct sctp_thin_probe *p);
+void sctp_thin_probe_resent(struct sctp_thin_probe *p, u32 tsn);
+bool sctp_thin_probe_dup(const struct sctp_thin_probe *p, u32 tsn);
+int sctp_thin_probe_sack(struct sctp_thin_probe *p, u32 cum_tsn,
+			 const struct sctp_thin_gap *gaps, unsigned int ngaps,
+			 const u32 *dups, unsigned int ndups);
+int sctp_thin_probe_new_data(struct sctp_thin_probe *p);
 
 void sctp_thin_rdb_reset(struct sctp_thin_rdb *r);
 void sctp_thin_rdb_note(struct sctp_thin_rdb *r, u32 highest_tsn,

@@ -59,8 +59,10 @@ static inline void sctp_thin_update_rto(struct sctp_transport *tp)
  */
 static inline void sctp_thin_t3_rtx(struct sctp_transport *tp)
 {
-	if (unlikely(tp->asoc->thin))
+	if (unlikely(tp->asoc->thin)) {
 		tp->thin.t3 = 1;
+		__sctp_thin_t3_expired(tp->asoc);
+	}
 }
 
 /* Start of sctp_do_8_2_transport_strike().  False: this T3-rtx expiry
@@ -110,6 +112,15 @@ static inline unsigned long sctp_thin_ctl_rto(const struct sctp_transport *tp)
 	if (unlikely(tp->asoc && tp->asoc->thin))
 		return __sctp_thin_stock_rto(tp);
 	return tp->rto;
+}
+
+/* sctp_association_free(): the association is dead; the tail probe's
+ * timer goes (thin_probe.c).
+ */
+static inline void sctp_thin_assoc_free(struct sctp_association *asoc)
+{
+	if (unlikely(asoc->thin))
+		__sctp_thin_assoc_free(asoc);
 }
 
 /* The outqueue is purged: TSNs may jump. */

@@ -32,7 +32,18 @@
  * value programs built before it keep) does not include it.
  */
 #define SCTP_THIN_RDB			0x80
-#define SCTP_THIN_KNOWN			0xff	/* every bit defined */
+/* Tail probe while thin (RFC 8985 section 7, TLP): if no SACK came 2 SRTT
+ * after the last new DATA, the newest outstanding chunk is sent again
+ * with the I-bit.  Not in SCTP_THIN_ALL (yet).
+ */
+#define SCTP_THIN_TAIL_PROBE		0x100
+/* Time-based loss rule while thin (RFC 8985 section 6, RACK): the fast
+ * retransmit on the first miss indication (SCTP_THIN_FAST_RETRANSMIT)
+ * waits until the chunk was sent a reordering window before a chunk the
+ * peer acked, so plain reordering triggers none.  Not in SCTP_THIN_ALL.
+ */
+#define SCTP_THIN_RACK			0x200
+#define SCTP_THIN_KNOWN			0x3ff	/* every bit defined */
 
 /* stp_rdb_max_bytes: bounded by the path MTU only. */
 #define SCTP_THIN_RDB_MTU		0xffffffffU
@@ -57,6 +68,10 @@ struct sctp_thin_params {
 #define SCTP_THIN_STATE_THIN		0x01	/* detected as thin now */
 #define SCTP_THIN_STATE_SATURATED	0x02	/* list over cap or no memory */
 #define SCTP_THIN_STATE_CONGESTED	0x04	/* congestion guard holds it thick */
+#define SCTP_THIN_STATE_PROBE_DELACK	0x08	/* the peer seems to ignore the
+						 * I-bit: probes wait for its
+						 * delayed SACK
+						 */
 
 #define SCTP_THIN_LOSS_ONE	65536	/* sti_lossrate fixed point 1.0 */
 
@@ -97,6 +112,21 @@ struct sctp_thin_info {
 	 * a queue stood on their path (RDB's queue gate).
 	 */
 	__u64		sti_rdb_gated;
+	/* Added later: tail probes (SCTP_THIN_TAIL_PROBE) sent, those the
+	 * peer's dup report showed spurious (the original had arrived), and
+	 * those that repaired a loss.
+	 */
+	__u64		sti_probes;
+	__u64		sti_probes_spurious;
+	__u64		sti_probes_repaired;
+	/* Added later: the time-based loss rule (SCTP_THIN_RACK): chunks it
+	 * declared lost (fast-retransmitted on the first indication), first
+	 * indications it held back (within the reordering window; one per
+	 * chunk and SACK), and the reordering window's multiplier.
+	 */
+	__u64		sti_rack_lost;
+	__u64		sti_rack_held;
+	__u64		sti_rack_reo_mult;
 };
 
 #endif /* _UAPI_LINUX_SCTP_THIN_H */
