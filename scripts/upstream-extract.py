@@ -67,6 +67,11 @@ def items(lines):
             j = i
             while lines[j].rstrip().endswith('\\'):
                 j += 1
+            # a comment opened on the define's last line and closed below
+            tail = lines[j].rsplit('/*', 1)
+            if len(tail) > 1 and '*/' not in tail[1]:
+                while j + 1 < n and '*/' not in lines[j]:
+                    j += 1
             yield ('define', m_def.group(1), first, j)
             i = j + 1
             continue
@@ -151,7 +156,9 @@ def read_map(path):
             if not line:
                 continue
             if line[0] == 'file':
-                files.append((line[1], line[2], int(line[3])))
+                # 'oot': a file of ours that the series leaves out whole
+                first = NEVER if line[3] == 'oot' else int(line[3])
+                files.append((line[1], line[2], first))
                 if len(line) > 4 and line[4] == 'only':
                     ONLY.add(line[1])
             else:
@@ -161,6 +168,10 @@ def read_map(path):
                     USE[line[3]] = line[4]
     return files, place
 
+
+# 'file SOURCE DEST oot': no patch of the series has the file (its items
+# are all oot); it is mapped so that a new item still has to be placed.
+NEVER = 1 << 30
 
 # 'file SOURCE DEST N only': SOURCE gives only the items the map places;
 # its other text (comments, #includes) is left out.
@@ -278,17 +289,92 @@ EXPR_STMT = re.compile(r'^\s+\(?\*?[A-Za-z_]\w*(\s*(->|\.)\s*\w+|\[[^]]*\])*\)?\
 CONTROL = re.compile(r'^\s*(if|for|while|switch|return|else|case|default|do)\b')
 
 
+def split_conjuncts(cond):
+    """The top-level terms of an if's condition joined by '&&' (the text
+    between 'if (' and its ')'), or None if it has a top-level '||' or
+    '?'."""
+    a = cond.index('(', cond.index('if')) + 1
+    depth, terms, cur = 0, [], ''
+    k = a
+    while k < len(cond):
+        ch = cond[k]
+        if ch == '(':
+            depth += 1
+        elif ch == ')':
+            if depth == 0:
+                break
+            depth -= 1
+        if depth == 0 and cond.startswith('&&', k):
+            terms.append(cur)
+            cur = ''
+            k += 2
+            continue
+        if depth == 0 and (cond.startswith('||', k) or ch == '?'):
+            return None
+        cur += ch
+        k += 1
+    terms.append(cur)
+    return [t.strip() for t in terms]
+
+
+def false_without(cond, later, own):
+    """Is the condition false without the later names?  Yes if one of its
+    '&&' terms uses a later name and is not negated and holds no '||'
+    (a switch bit of a later patch, a field of a later patch: zero)."""
+    terms = split_conjuncts(cond)
+    if terms is None:
+        return False
+    for t in terms:
+        if later_uses(t, later, own) and not t.startswith('!') and \
+                '||' not in t and '?' not in t:
+            return True
+    return False
+
+
+def block_end(code, i, c):
+    """The line of the '}' (or '} else') that closes the block opened at
+    the end of line c, by an if at line i."""
+    ind = re.match(r'^(\s*)', code[i]).group(1)
+    e = c + 1
+    while e < len(code) and not code[e].startswith(ind + '}'):
+        e += 1
+    return e
+
+
+def drop_comment_above(out):
+    """A comment block (lines of comment only) right above a statement the
+    filter left out goes with it."""
+    code = strip_comments(out)
+    if not out or code[-1].strip() or not out[-1].strip().endswith('*/'):
+        return
+    k = len(out) - 1
+    while k > 0 and not out[k].strip().startswith('/*'):
+        if code[k].strip():
+            return
+        k -= 1
+    if out[k].strip().startswith('/*') and not code[k].strip():
+        del out[k:]
+
+
+# A declaration of one local variable, with or without an initialiser.
+DECL = re.compile(r'^\s+(?:const\s+)?(?:struct\s+|unsigned\s+)?\w+[\s*]+'
+                  r'(\w+)(\s*=[^;]*)?;\s*$')
+
+
 def filter_calls(body, later, where, errors, own=None):
     """The call-drop rule, for calls and for names (R1, R1b): leave out
     each expression statement (a call, an assignment) that uses a later
     patch's function, field or identifier, and a one-line if whose whole
-    body it is; any other use of a later name is an error."""
+    body it is; a declaration of one later variable; an if (one statement
+    or a block, no else) whose condition uses a later name, where that is
+    safe: the body would be left out anyway, or the condition is false
+    without the later names (false_without()).  A comment block right
+    above what is left out goes too.  Any other use of a later name is an
+    error."""
     code = strip_comments(body)
     out, i = [], 0
     while i < len(body):
         if re.match(r'^\s+if \(', code[i]):
-            # An if whose condition uses a later name, with one simple
-            # statement as its body and no else: left out whole.
             c, depth = i, 0
             while c < len(body):
                 depth += code[c].count('(') - code[c].count(')')
@@ -299,22 +385,37 @@ def filter_calls(body, later, where, errors, own=None):
             uses = later_uses(cond, later, own)
             if uses and c + 1 < len(body):
                 if cond.rstrip().endswith('{'):
-                    errors.append('%s: a block under a condition on %s '
-                                  '(patch %s): "%s"' % (where, uses[0][0],
-                                                        uses[0][1],
-                                                        body[i].strip()))
+                    b = block_end(code, i, c)
                 else:
                     b = c + 1
                     while b < len(body) and not code[b].rstrip().endswith(';'):
                         b += 1
-                    nxt = code[b + 1].strip() if b + 1 < len(body) else ''
-                    if nxt.startswith('else'):
-                        errors.append('%s: an if/else on %s (patch %s): "%s"' %
-                                      (where, uses[0][0], uses[0][1],
-                                       body[i].strip()))
-                    else:
-                        i = b + 1
-                        continue
+                # the body as the rule leaves it: nothing left?
+                rest = strip_comments(filter_calls(body[c + 1:b + 1], later,
+                                                   where, [], own))
+                body_later = not any(ln.strip() and ln.strip() != '}'
+                                     for ln in rest)
+                nxt = code[b + 1].strip() if b + 1 < len(body) else ''
+                if nxt.startswith('else') or code[b].strip().startswith('} else'):
+                    errors.append('%s: an if/else on %s (patch %s): "%s"' %
+                                  (where, uses[0][0], uses[0][1],
+                                   body[i].strip()))
+                elif body_later or false_without(cond, later, own):
+                    drop_comment_above(out)
+                    i = b + 1
+                    continue
+                else:
+                    errors.append('%s: an if on %s (patch %s) that may hold '
+                                  'without it: "%s"' % (where, uses[0][0],
+                                                        uses[0][1],
+                                                        body[i].strip()))
+        m = DECL.match(code[i])
+        if m and not CONTROL.match(code[i]) and \
+                later_uses(m.group(1), later, own) and \
+                not later_uses(code[i].replace(m.group(1), '', 1), later, own):
+            drop_comment_above(out)
+            i += 1
+            continue
         if code[i].strip() and EXPR_STMT.match(code[i]) and \
                 not CONTROL.match(code[i]):
             j = i
@@ -334,6 +435,7 @@ def filter_calls(body, later, where, errors, own=None):
                     errors.append('%s: a guarded use of %s (patch %s) in "%s"' %
                                   (where, uses[0][0], uses[0][1],
                                    body[i].strip()))
+                drop_comment_above(out)
                 i = j + 1
                 continue
         for name, patch in later_uses(code[i], later, own):
@@ -434,7 +536,9 @@ def compose(map_path, top, upto):
         with open(os.path.join(top, src)) as f:
             lines = f.read().split('\n')
         out = []
+        gap = False	# a left-out item had a blank line above it
         for kind, name, first, last in items(lines):
+            blank = first > 0 and not lines[first - 1].strip()
             if (src, kind, name) in place:
                 patch = place[(src, kind, name)]
             elif kind in PLACED_KINDS:
@@ -449,6 +553,7 @@ def compose(map_path, top, upto):
             if stub is not None:
                 text = stub	# the item as it stands before patch 'until'
             elif patch is None or patch > upto:
+                gap = gap or blank
                 continue
             if kind == 'struct':
                 text = filter_fields(text, name, place, src, upto)
@@ -456,8 +561,9 @@ def compose(map_path, top, upto):
                 text = tidy_blocks(filter_calls(text, later,
                                     '%s:%d %s()' % (src, first + 1, name),
                                     blocked, name))
-            if out and first > 0 and not lines[first - 1].strip():
+            if out and (blank or gap):
                 out.append('')
+            gap = False
             out.extend(text)
         if first_patch > upto:
             continue
@@ -507,7 +613,7 @@ def sizes(map_path, top):
         for kind, name, first, last in items(lines):
             patch = place.get((src, kind, name),
                               None if kind in PLACED_KINDS else first_patch)
-            key = 'oot' if patch is None else patch
+            key = 'oot' if patch is None or patch == NEVER else patch
             n = last - first + 1
             if first > 0 and not lines[first - 1].strip():
                 n += 1

@@ -355,11 +355,13 @@ static u32 sctp_thin_packet_lo(const struct sctp_packet *packet, bool *have)
 void __sctp_thin_packet_sent(struct sctp_association *asoc,
 			     struct sctp_packet *packet, gfp_t gfp)
 {
-	u32 mtu = packet->transport->pathmtu, size, tsn, top = 0, prev;
+	u32 mtu = packet->transport->pathmtu, size, tsn, top = 0;
 	struct sctp_thin_assoc *ta = asoc->thin;
 	unsigned long now = jiffies;
 	struct sctp_chunk *chunk;
-	bool have = false, fresh;
+	bool have = false;
+	bool fresh;
+	u32 prev;
 
 	if (!packet->has_data)
 		return;
@@ -433,12 +435,14 @@ static void sctp_thin_sack_dups(struct sctp_association *asoc,
 	d->n = min_t(unsigned int, ndups, SCTP_THIN_MAX_DUPS);
 	for (i = 0; i < d->n; i++) {
 		d->tsn[i] = ntohl(frags[blocks + i].dup);
+		if (!sctp_thin_core_dup(&ta->core, d->tsn[i]))
+			continue;
 		/* The tail probe's own dup: not the RTO's fault (RFC 8985
 		 * 7.4, thin_probe.c); the guard takes its count back.
 		 */
-		if (sctp_thin_core_dup(&ta->core, d->tsn[i]) &&
-		    !sctp_thin_probe_dup(&ta->probe, d->tsn[i]))
-			spurious = true;
+		if (sctp_thin_probe_dup(&ta->probe, d->tsn[i]))
+			continue;
+		spurious = true;
 	}
 	/* One expiry's copies are reported together: back off once. */
 	if (spurious)
