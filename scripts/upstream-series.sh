@@ -370,7 +370,7 @@ for n in $(seq 1 "$GENERATED"); do
 		die "patch $n: the series map is incomplete (above)"
 	# Renames of the out-of-tree shape, on the files we generate.
 	while read -r _ _ dest first _; do
-		[ "$first" -le "$n" ] || continue
+		[ "$first" != oot ] && [ "$first" -le "$n" ] || continue
 		[ -f "$work/$dest" ] || continue
 		perl -0pi "$TOP/upstream/rewrite.pl" "$work/$dest"
 	done < <(grep '^file ' "$MAP")
