@@ -32,17 +32,8 @@ R100=$(seq 0 100 2500 | paste -sd,)	# 26 messages, 100 ms apart
 W21=$(seq 0 100 2000 | paste -sd,)	# 21 messages: the last is the tail
 export THIN_RECV_SACK=default
 
-# $1: expression on $g (awk), $2: description; fails without a number.
-expect() {
-	local why
-	if why=$(thin_nan g="$g"); then
-		not_ok "$2" "no measurement: $why"
-	elif thin_holds "$1" g="$g"; then
-		ok "$2 ($g)"
-	else
-		not_ok "$2" "$g"
-	fi
-}
+# $1: expression on $g (awk), $2: description (lib.sh).
+expect() { thin_expect "$@"; }
 # $1: log, $2: port, $3: TSN offset: ms from its first transmission to the
 # first one the emulator passed (the repair; the receiver has it 5 ms on).
 repair() {
