@@ -29,7 +29,8 @@ case "$PROFILE" in
 lab) WORKLOAD="RTT 100 ms, 5% uniform loss (data direction), 20 associations (thin-gen, Nagle off), 100 B every 250 ms"
 	PROF="owd_ms=50 interval_ms=250" SUFFIX="" ;;
 telecom) WORKLOAD="RTT 10 ms, 5% uniform loss (data direction), 10 associations (thin-gen, Nagle off), 100 B every 100 ms"
-	PROF="owd_ms=5 interval_ms=100" SUFFIX=-telecom ;;
+	PROF="owd_ms=5 interval_ms=100" SUFFIX=-telecom
+	VOURS=(thin-noi thin thin-probe tcp tcp-thin) ;;
 *) echo "demo: DEMO_PROFILE is lab or telecom, not $PROFILE" >&2; exit 2 ;;
 esac
 RES=$TOP/results/$(date +%Y%m%d-%H%M%S)-demo$SUFFIX

@@ -56,7 +56,7 @@ import numpy as np  # noqa: E402
 
 LATE_MS = 400
 ORDER = ["stock", "rto200", "rto200-si", "off", "rtomin", "linear", "restart",
-         "fr", "noi", "all", "tcp", "tcp-thin"]
+         "fr", "noi", "all", "probe", "rdb", "rdb2", "tcp", "tcp-thin"]
 CAUSES = ("TO", "FR", "B")
 
 
@@ -590,11 +590,23 @@ def cell_key(path):
     return (0, int(m.group(1)), m.group(2), int(iv) if iv.isdigit() else 1 << 30, iv)
 
 
+def sender_thin(path):
+    """The sender's SCTP_THIN_INFO sums (thin-gen's "thin:" line) as ints."""
+    try:
+        for line in open(path):
+            if line.startswith("thin-gen send: thin: "):
+                return {k: int(v) for k, v in (x.split("=", 1) for x in line.split()[3:] if "=" in x)
+                        if v.isdigit()}
+    except OSError:
+        pass
+    return {}
+
+
 def matrix(root):
     cells = sorted((os.path.dirname(f) for f in glob.glob(os.path.join(root, "*", "variants.txt"))),
                    key=cell_key)
-    rows, md = [], ["| cell | variant | msgs | mean | p99 | max | >%d ms | rtx TO/FR/B | spurious | overhead | capture |" % LATE_MS,
-                    "|---|---|---|---|---|---|---|---|---|---|---|"]
+    rows, md = [], ["| cell | variant | msgs | mean | p99 | p99.9 | max | >%d ms | rtx TO/FR/B | spurious | overhead | capture | probes (spurious) |" % LATE_MS,
+                    "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in cells:
         res, _ = analyze(c)
         p = params(c)
@@ -602,7 +614,12 @@ def matrix(root):
             r = res["variants"][n]
             a = r["app_latency_ms"]
             row = dict(p, cell=res["cell"], variant=n, mean=a.get("mean"), p99=a.get("p99"),
-                       max=a.get("max"), late_pct=a.get("late_pct"))
+                       p999=a.get("p999"), max=a.get("max"), late_pct=a.get("late_pct"))
+            th = sender_thin(os.path.join(c, n + ".send.out"))
+            if "probes" in th:
+                row.update(probes=th["probes"], probes_spurious=th.get("probes_spurious", 0),
+                           probes_repaired=th.get("probes_repaired", 0))
+            pr = "%d (%d)" % (th["probes"], th.get("probes_spurious", 0)) if th.get("probes") else "-"
             if "causes" in r:
                 tot = {x: sum(d[x]["count"] for d in r["causes"].values()) for x in CAUSES}
                 row.update(causes=tot, spurious=r["spurious"], overhead=r["overhead"],
@@ -613,10 +630,10 @@ def matrix(root):
             else:
                 rt = sp = ov = cap = "n/a"
             rows.append(row)
-            md.append("| %s | %s | %d/%d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            md.append("| %s | %s | %d/%d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 res["cell"], n, r["received"], r["sent"], f1(a.get("mean")), f1(a.get("p99")),
-                f1(a.get("max")),
-                "-" if a.get("late_pct") is None else "%.2f %%" % a["late_pct"], rt, sp, ov, cap))
+                f1(a.get("p999")), f1(a.get("max")),
+                "-" if a.get("late_pct") is None else "%.2f %%" % a["late_pct"], rt, sp, ov, cap, pr))
     json.dump(rows, open(os.path.join(root, "matrix.json"), "w"), indent=1)
     open(os.path.join(root, "matrix.md"), "w").write("\n".join(md) + "\n")
     if rows:

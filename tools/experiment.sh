@@ -7,7 +7,9 @@
 #   tools/experiment.sh [--name N] [--rtt "100"] [--loss "u1 u5 ge web"]
 #                       [--interval "250"] [--seconds 60] [--assocs 10]
 #                       [--variants "..."] [--receiver default|tuned] [--full]
+#                       [--jitter P]
 #
+# --jitter P: the one-way delay varies by +-P % (netem jitter, both ways).
 # --receiver: the receivers' delayed SACK (SCTP) and delayed ACK (TCP) as
 # they ship (default: 200 ms, the deployment our users have), or tuned
 # (delayed SACK off, the paper's lab setting), a second configuration to
@@ -28,7 +30,7 @@
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
-name=matrix rtts=100 losses="u1 u5 ge" ivals=250 dur=60 assocs=10 receiver=default
+name=matrix rtts=100 losses="u1 u5 ge" ivals=250 dur=60 assocs=10 receiver=default jitter=0
 variants="stock rto200 rto200-si rtomin linear restart fr noi all off tcp tcp-thin"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -40,6 +42,7 @@ while [ $# -gt 0 ]; do
 	--assocs) assocs=$2; shift ;;
 	--variants) variants=$2; shift ;;
 	--receiver) receiver=$2; shift ;;
+	--jitter) jitter=$2; shift ;;
 	--full) rtts="0 50 100 200 250 400" losses="u1 u5 ge web" ivals="50 100 150 200 250" ;;
 	*) echo "usage: see the head of $0" >&2; exit 2 ;;
 	esac
@@ -68,6 +71,7 @@ make -s modules tests >"$res/build.log" 2>&1 || { tail -n 20 "$res/build.log"; e
 	echo "variants=$variants"
 	echo "seconds=$dur assocs=$assocs web_clients=${EXP_WEB_CLIENTS:-81}"
 	echo "receiver=$receiver"
+	echo "jitter=$jitter"
 	echo "thin-sctp=$(git describe --always --dirty --tags)"
 	echo "kernel=$(ls -d /usr/src/linux-headers-6.1.0-*-amd64 | sed 's,.*/linux-headers-,,' | sort -V | tail -n 1)"
 	echo "linux-source=$(dpkg-query -W -f='${Version}' linux-source-6.1)"
@@ -86,12 +90,12 @@ to=$((n * (dur + 60) + 300))
 if [ -n "$vstock" ]; then
 	echo "experiment: $n cells with Debian's sctp:$vstock"
 	VM_QUIET=1 tests/vm/run --stock --timeout "$to" --out "$res/vm-stock" -- \
-		"EXP_TAG=-stock EXP_RECEIVER=$receiver EXP_ASSOCS=$assocs EXP_WEB_CLIENTS=${EXP_WEB_CLIENTS:-81} bash tests/exp/guest-matrix.sh $res/vm-stock $dur '$cells' $vstock"  || echo "experiment: the stock VM run reported a failure (see $res/vm-stock)"
+		"EXP_TAG=-stock EXP_JITTER=$jitter EXP_RECEIVER=$receiver EXP_ASSOCS=$assocs EXP_WEB_CLIENTS=${EXP_WEB_CLIENTS:-81} bash tests/exp/guest-matrix.sh $res/vm-stock $dur '$cells' $vstock"  || echo "experiment: the stock VM run reported a failure (see $res/vm-stock)"
 fi
 if [ -n "$vours" ]; then
 	echo "experiment: $n cells with thin-sctp:$vours"
 	VM_QUIET=1 tests/vm/run --timeout "$to" --out "$res/vm-ours" -- \
-		"EXP_TAG=-ours EXP_RECEIVER=$receiver EXP_ASSOCS=$assocs EXP_WEB_CLIENTS=${EXP_WEB_CLIENTS:-81} bash tests/exp/guest-matrix.sh $res/vm-ours $dur '$cells' $vours"  || echo "experiment: the thin-sctp VM run reported a failure (see $res/vm-ours)"
+		"EXP_TAG=-ours EXP_JITTER=$jitter EXP_RECEIVER=$receiver EXP_ASSOCS=$assocs EXP_WEB_CLIENTS=${EXP_WEB_CLIENTS:-81} bash tests/exp/guest-matrix.sh $res/vm-ours $dur '$cells' $vours"  || echo "experiment: the thin-sctp VM run reported a failure (see $res/vm-ours)"
 fi
 # The guest writes only into its --out directory: merge both VMs' files
 # into the cell directories.

@@ -31,13 +31,14 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import analyze  # noqa: E402
 
-ORDER = ["stock", "rto200", "rto200-si", "thin-noi", "thin", "tcp", "tcp-thin"]
+ORDER = ["stock", "rto200", "rto200-si", "thin-noi", "thin", "thin-probe", "tcp", "tcp-thin"]
 LABEL = {
     "stock": "lksctp (stock, rto_min 1000)",
     "rto200": "lksctp, rto_min 200",
     "rto200-si": "lksctp, rto_min 200, SACK_IMMEDIATELY",
     "thin-noi": "thin-sctp, all but the I-bit",
     "thin": "thin-sctp (all)",
+    "thin-probe": "thin-sctp (all) + tail probe",
     "tcp": "TCP (RACK-TLP)",
     "tcp-thin": "TCP, thin linear timeouts",
 }

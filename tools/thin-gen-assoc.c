@@ -466,7 +466,7 @@ void shutdown_step(struct sender *s)
 
 void thin_summary(struct sender *s)
 {
-	unsigned long long v[13] = { 0 };
+	unsigned long long v[18] = { 0 };
 	unsigned int flags = 0, thin = 0, cong = 0;
 	struct sctp_thin_info ti;
 	socklen_t l;
@@ -499,6 +499,11 @@ void thin_summary(struct sender *s)
 		v[10] += ti.sti_rdb_bytes;
 		v[11] += ti.sti_rdb_repaired;
 		v[12] += ti.sti_rdb_gated;
+		v[13] += ti.sti_probes;
+		v[14] += ti.sti_probes_spurious;
+		v[15] += ti.sti_probes_repaired;
+		v[16] += ti.sti_rack_lost;
+		v[17] += ti.sti_rack_held;
 	}
 	if (!got) {
 		printf("thin-gen send: thin: n/a (SCTP_THIN_INFO: %s)\n", strerror(err));
@@ -511,8 +516,11 @@ void thin_summary(struct sender *s)
 	printf("rto_min_clamps=%llu restart_corrections=%llu ", v[5], v[6]);
 	printf("congested_now=%u transitions=%llu guard_undone=%llu ", cong,
 	       v[7], v[8]);
-	printf("rdb_chunks=%llu rdb_bytes=%llu rdb_repaired=%llu rdb_gated=%llu\n",
+	printf("rdb_chunks=%llu rdb_bytes=%llu rdb_repaired=%llu rdb_gated=%llu ",
 	       v[9], v[10], v[11], v[12]);
+	printf("probes=%llu probes_spurious=%llu probes_repaired=%llu ",
+	       v[13], v[14], v[15]);
+	printf("rack_lost=%llu rack_held=%llu\n", v[16], v[17]);
 }
 
 /*

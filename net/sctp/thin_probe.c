@@ -157,8 +157,8 @@ static void sctp_thin_probe_verdict(struct sctp_association *asoc, int v)
 	/* A loss the probe repaired is a loss (RFC 8985 7.4.2, 9.3; RFC
 	 * 9260 7.2.4): the path's cwnd reacts as to a fast retransmit, at
 	 * most once per fast recovery (7.2.3), as for RDB's repaired
-	 * copies; the loss estimate counts it.  The guard counted the TSN
-	 * when the probe superseded its original (sctp_thin_core_sent()).
+	 * copies; the loss estimate counts it, the guard once (it counted
+	 * the TSN when the probe superseded its original).
 	 */
 	ta->probes_repaired++;
 	sctp_thin_core_repaired(&ta->core, ta->probe.tsn);

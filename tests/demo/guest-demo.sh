@@ -20,6 +20,7 @@
 #   thin-noi   thin-sctp's preset (sysctl/90-thin-sctp.conf) but
 #              thin_sack_immediately=0: every mechanism except the I-bit
 #   thin       thin-sctp's preset: every mechanism
+#   thin-probe the preset and the tail probe (thin_tail_probe=1)
 #   tcp        TCP (Debian's defaults)
 #   tcp-thin   TCP, net.ipv4.tcp_thin_linear_timeouts=1
 #
@@ -89,12 +90,14 @@ for recv in ${DEMO_RECEIVERS:-default}; do
 			port=$((base + 30)) set="net.sctp.rto_min=200"
 			opt="--sack-immediately"
 			;;
-		thin-noi|thin)
+		thin-noi|thin|thin-probe)
 			[ "$MODULE" != stock ] || { echo "guest-demo: $v needs thin-sctp" >&2; exit 2; }
 			ip netns exec $S sysctl -q -p "$TOP/sysctl/90-thin-sctp.conf"
 			port=$((base + 50))
 			if [ "$v" = thin-noi ]; then
 				port=$((base + 40)) set="net.sctp.thin_sack_immediately=0"
+			elif [ "$v" = thin-probe ]; then
+				port=$((base + 60)) set="net.sctp.thin_tail_probe=1"
 			fi
 			;;
 		tcp) port=$((base + 90)) proto=tcp ;;

@@ -31,11 +31,14 @@
 #   rdb       every thin mechanism and redundant data bundling (copies
 #             from the last packet, thin_rdb_max_packets 1)
 #   rdb2      as rdb, copies from the last 2 packets
+#   probe     every thin mechanism and the tail probe (thin_tail_probe)
 #   noguard   every thin mechanism but the congestion guard
 #   off       thin-sctp module, SCTP_THIN with no mechanism (control)
 #   tcp       TCP (RACK-TLP, Debian defaults)
 #   tcp-thin  TCP with TCP_THIN_LINEAR_TIMEOUTS
 #
+# EXP_JITTER: P, the one-way delay varies by +-P % in both directions
+# (netem's jitter, uniform; packets may then be reordered), 0 by default.
 # EXP_RECEIVER: default (the receivers' delayed SACK / ACK as they ship,
 # 200 ms) or tuned (delayed SACK off at the SCTP sinks).
 #
@@ -67,8 +70,13 @@ web)
 	;;
 *) echo "guest-exp: unknown loss $loss" >&2; exit 2 ;;
 esac
+jit=""
+if [ "${EXP_JITTER:-0}" != 0 ]; then
+	jit=$(awk -v d="$d" -v p="$EXP_JITTER" 'BEGIN { printf "%dus", d * p * 10 }')
+	thin_lab_netem rev delay "${d}ms" "$jit" limit 10000
+fi
 # shellcheck disable=SC2086
-thin_lab_netem fwd delay "${d}ms" $lopt limit "$limit"
+thin_lab_netem fwd delay "${d}ms" $jit $lopt limit "$limit"
 if [ "$loss" = web ]; then
 	WEB=$TOP/build/tools/thin-web
 	ip netns exec $S "$WEB" server --listen 10.0.1.1:6000 --duration $((dur + 600)) \
@@ -114,6 +122,7 @@ for v in "$@"; do
 	noi) port=7130 opt="--thin rto_min,restart,linear,fr,loss,guard" ;;
 	rdb) port=7140 opt="--thin all,rdb --thin-rdb-packets 1" ;;
 	rdb2) port=7150 opt="--thin all,rdb --thin-rdb-packets 2" ;;
+	probe) port=7160 opt="--thin all,probe" ;;
 	tcp) port=7090 proto=tcp ;;
 	tcp-thin) port=7100 proto=tcp opt="--tcp-thin" ;;
 	*) echo "guest-exp: unknown variant $v" >&2; exit 2 ;;

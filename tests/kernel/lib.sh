@@ -59,6 +59,20 @@ thin_holds() {
 	local v
 	v=$(thin_calc "($1) ? 1 : 0" "${@:2}") && [ "$v" = 1 ]
 }
+# thin_expect EXPR DESC: one check of $g: ok if the awk expression EXPR
+# holds for it, not ok if it does not, and not ok whatever EXPR says when
+# $g is not a number (no measurement).  THIN_EXPECT_UNIT follows $g in the
+# output.
+thin_expect() {
+	local why u=${THIN_EXPECT_UNIT:+ $THIN_EXPECT_UNIT}
+	if why=$(thin_nan g="$g"); then
+		not_ok "$2" "no measurement: $why"
+	elif thin_holds "$1" g="$g"; then
+		ok "$2 ($g$u)"
+	else
+		not_ok "$2" "$g$u"
+	fi
+}
 # $1: awk expression, rest: NAME=VALUE...  Prints the expression's value
 # with NAME bound to each VALUE; prints nothing and fails if a VALUE is no
 # number (where $((a - b)) would print -b for an empty a).

@@ -30,16 +30,7 @@ ratio() {
 }
 # $1: expression on $g (awk), $2: description.  Fails when g is empty or
 # not a number (no measurement), whatever the expression.
-expect() {
-	local why
-	if why=$(thin_nan g="$g"); then
-		not_ok "$2" "no measurement: $why"
-	elif thin_holds "$1" g="$g"; then
-		ok "$2 ($g ms)"
-	else
-		not_ok "$2" "$g ms"
-	fi
-}
+expect() { THIN_EXPECT_UNIT=ms thin_expect "$@"; }
 
 report() { echo "# $1: transmissions at [ $T] ms"; }
 

@@ -17,7 +17,8 @@
 #   probe (the probe moved no timer), no error counted for it;
 # 3 a lost SACK: the probe is spurious (the peer's dup report), nothing
 #   else is retransmitted and the RTO is not backed off for it;
-# 4 the congestion guard: once it holds the association thick, no probes.
+# 4 the congestion guard: once it holds the association thick, no probes;
+# 5 repeated losses (11 %): each repaired by its probe, the guard quiet.
 . "$(dirname "$0")/lib.sh"
 STOCK=0
 [ "${THIN_MODE:-ours}" = stock ] && STOCK=1
@@ -32,17 +33,8 @@ R100=$(seq 0 100 2500 | paste -sd,)	# 26 messages, 100 ms apart
 W21=$(seq 0 100 2000 | paste -sd,)	# 21 messages: the last is the tail
 export THIN_RECV_SACK=default
 
-# $1: expression on $g (awk), $2: description; fails without a number.
-expect() {
-	local why
-	if why=$(thin_nan g="$g"); then
-		not_ok "$2" "no measurement: $why"
-	elif thin_holds "$1" g="$g"; then
-		ok "$2 ($g)"
-	else
-		not_ok "$2" "$g"
-	fi
-}
+# $1: expression on $g (awk), $2: description (lib.sh).
+expect() { thin_expect "$@"; }
 # $1: log, $2: port, $3: TSN offset: ms from its first transmission to the
 # first one the emulator passed (the repair; the receiver has it 5 ms on).
 repair() {
@@ -125,7 +117,16 @@ thin_scenario k2-off "$PRESET" 5211 "-A -d 20:1" -S "$W21" -w 8000
 a=$(repair "$OUTDIR/k2-off.log" 5211 20); echo "# k2-off: T3-rtx repair $a ms after the send, RTO $(thin_kv k2-off rto_last) ms"
 g=$a; expect "g >= 150" "probe off: the tail loss waits for T3-rtx"
 g=$(thin_calc 'a - r' a="$a" r="$(thin_kv k2-off rto_last)")
-expect "g >= -15 && g <= 30" "probe off: T3-rtx one RTO after the send (ms late)"
+if [ $STOCK = 0 ]; then
+	expect "g >= -15 && g <= 30" "probe off: T3-rtx one RTO after the send (ms late)"
+else
+	# Stock restarts T3-rtx with a full RTO at each SACK that acks
+	# (RFC 9260 6.3.2 R3): message 19's SACK, delayed by the receiver
+	# (200 ms) and arriving after message 20 left, moves the expiry up
+	# to RTT + 200 ms later (the CI of c548474: 116 ms late).  The
+	# preset's RFC 7765 restart is what makes it one RTO on ours.
+	expect "g >= -15 && g <= 240" "probe off: T3-rtx no earlier than one RTO after the send, at most RTT + SACK delay later (ms late)"
+fi
 if [ $STOCK = 0 ]; then
 	thin_scenario k2-on "$PRESET thin_tail_probe=1" 5212 "-A -d 20:2" -S "$W21" -w 8000
 	b=$(repair "$OUTDIR/k2-on.log" 5212 20); echo "# k2-on: T3-rtx repair $b ms after the send, RTO $(thin_kv k2-on rto_last) ms"
@@ -190,4 +191,32 @@ if [ $STOCK = 0 ]; then
 	g=$n; expect "g >= 1" "guard: the association was held thick (a transition seen)"
 	g=$(thin_kv k4-on unacked); expect "g == 0" "guard: every message acked"
 fi
+# 5. Repeated losses at a rate the guard must tolerate: 70 messages
+#    100 ms apart, every 8th (8 to 64) loses its first transmission, 11 %
+#    of the messages (the telecom demo: 5 % random).  Each is repaired by
+#    its probe, and the association stays thin: one loss counts once for
+#    the congestion guard.  Seen red (2d87766): the repaired verdict
+#    counted the TSN again after the probe had superseded it, 22 % > 20,
+#    the guard held the association thick and the next loss waited for
+#    stock's 1 s RTO (the telecom demo: p99.9 808 ms vs 211 without it).
+if [ $STOCK = 0 ]; then
+	cp $TR/trace "$OUTDIR/probe-4.trace"
+	echo >$TR/trace
+	D=""
+	for k in $(seq 8 8 64); do D="$D -d $k:1"; done
+	thin_scenario k5-on "$PRESET thin_tail_probe=1" 5241 "-A$D" -n 70 -i 100 -w 8000
+	cp $TR/trace "$OUTDIR/probe-5.trace"
+	rs=$(for k in $(seq 8 8 64); do repair "$OUTDIR/k5-on.log" 5241 $k; echo; done | grep . | sort -n | paste -sd' ')
+	echo "# k5-on: repaired $rs ms after the send; probes=$(thin_kv k5-on probes) repaired=$(thin_kv k5-on probes_repaired) guard_undone=$(thin_kv k5-on guard_undone)"
+	g=$(grep -c 'sctp_thin_transition: .* thin=0' "$OUTDIR/probe-5.trace")
+	expect "g == 0" "repeated losses: the association stays thin (transitions to thick)"
+	g=$(echo "$rs" | wc -w); expect "g == 8" "repeated losses: each of the 8 repaired"
+	# The slowest repair: the probe's ~2 RTT on a quiet host, far below a
+	# thick association's RTO (1 s here), and below the probe-off repair
+	# (the next message, ~110 ms) + a TCG stall.
+	g=$(echo "$rs" | awk '{ print $NF }'); expect "g <= 200" "repeated losses: the slowest repair (ms), never a thick RTO"
+	g=$(thin_kv k5-on probes_repaired); expect "g >= 6" "repeated losses: most repaired by the probe"
+	g=$(thin_kv k5-on unacked); expect "g == 0" "repeated losses: every message acked"
+fi
+
 thin_done

@@ -42,17 +42,8 @@ export THIN_RECV_SACK=default
 PAIRS=$(for t in $(seq 0 100 5900); do echo "$t,$t"; done | paste -sd,)
 R46=$(seq 0 100 4500 | paste -sd,)
 
-# $1: expression on $g (awk), $2: description; fails without a number.
-expect() {
-	local why
-	if why=$(thin_nan g="$g"); then
-		not_ok "$2" "no measurement: $why"
-	elif thin_holds "$1" g="$g"; then
-		ok "$2 ($g)"
-	else
-		not_ok "$2" "$g"
-	fi
-}
+# $1: expression on $g (awk), $2: description (lib.sh).
+expect() { thin_expect "$@"; }
 # $1: log, $2: port: DATA transmissions beyond the first of each TSN.
 resent() {
 	awk -v p="-$2" 'index($2, p) && $3 != "SACK" { n++; if (!($3 in s)) { s[$3] = 1; u++ } }

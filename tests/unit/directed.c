@@ -745,6 +745,19 @@ static void t_rdb_verdict(void)
 	      "repaired: lost for the estimate and the guard");
 	CHECK(!sctp_thin_core_dup(&c, 1039) && c.guard_gone == 1,
 	      "a dup of a repaired TSN takes nothing back");
+	/* a probe (a copy sent alone) superseded the original, which the
+	 * guard counted then; its repaired verdict comes after the ack
+	 * passed the mark: one loss, counted once
+	 */
+	sctp_thin_core_sent(&c, 1040, 40, &A, 0);
+	sctp_thin_core_sent(&c, 1040, 41, &A, 0);
+	CHECK(c.guard_gone == 2, "the probe superseded its original");
+	sctp_thin_core_sack(&c, 1040, NULL, 0);
+	sctp_thin_core_repaired(&c, 1040);
+	CHECK(c.pkts_lost == 2 && c.guard_gone == 2,
+	      "probe repaired: counted once for the guard");
+	CHECK(!sctp_thin_core_dup(&c, 1040) && c.guard_gone == 2,
+	      "and no dup report takes it back then");
 	sctp_thin_core_destroy(&c);
 }
 

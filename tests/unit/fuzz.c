@@ -147,7 +147,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		case 3:	/* T3-rtx expiry, a path removed, a dup report, an
 			 * outqueue purge or resync, the sender's state
 			 */
-			if ((op & 0xc0) == 0xc0)
+			if ((op & 0xe0) == 0xe0)
+				pair_repaired(&t, cum - 16 + arg % 48);
+			else if ((op & 0xc0) == 0xc0)
 				pair_resent(&t, cum - 16 + arg % 48);
 			else if (op & 0x40)
 				pair_dup(&t, cum - 16 + arg % 48);

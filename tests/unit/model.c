@@ -26,15 +26,23 @@ static size_t m_live(const struct model *m)
 }
 
 /* Each given-up TSN counts once: only TSNs above the highest counted. */
-static void m_gone(struct model *m, u32 tsn)
+static bool m_gone_count(struct model *m, u32 tsn)
 {
 	if (m->gone_marked && !before(m->gone_mark, tsn))
-		return;
+		return false;
 	m->gone_marked = true;
 	m->gone_mark = tsn;
 	if (m->guard_gone >= m->guard_sent)
-		return;
+		return false;
 	m->guard_gone++;
+	return true;
+}
+
+/* Given up and counted: remembered for a dup report to take back. */
+static void m_gone(struct model *m, u32 tsn)
+{
+	if (!m_gone_count(m, tsn))
+		return;
 	/* the last SCTP_THIN_GUARD_RECENT counted TSNs, undone or not */
 	if (m->nrecent == SCTP_THIN_GUARD_RECENT) {
 		memmove(m->recent, m->recent + 1,
@@ -55,6 +63,28 @@ void pair_resent(struct pair *t, u32 tsn)
 	for (i = 0; i < t->m.nrecent; i++)
 		if (t->m.recent[i] == tsn)
 			t->m.recent_ok[i] = false;
+}
+
+/* A copy repaired the loss of @tsn (RDB, the tail probe): one loss for
+ * the estimate; for the guard a TSN it still remembers stays counted (and
+ * is no longer a dup report's to take back), any other counts once.
+ */
+void pair_repaired(struct pair *t, u32 tsn)
+{
+	struct model *m = &t->m;
+	size_t i;
+
+	sctp_thin_core_repaired(&t->core, tsn);
+	m->lost++;
+	if (m->win_lost < m->win_sent)
+		m->win_lost++;
+	for (i = 0; i < m->nrecent; i++) {
+		if (!m->recent_ok[i] || m->recent[i] != tsn)
+			continue;
+		m->recent_ok[i] = false;
+		return;
+	}
+	m_gone_count(m, tsn);	/* not for dup reports: see the core */
 }
 
 static void pair_fail(struct pair *t, const char *why)

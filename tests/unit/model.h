@@ -86,6 +86,8 @@ void pair_resync(struct pair *t, u32 highest, bool outstanding);
 void pair_timeout(struct pair *t, const void *tp);
 /* The peer reports @tsn as a duplicate; returns the core's answer. */
 bool pair_dup(struct pair *t, u32 tsn);
+/* A copy (RDB, the probe) repaired the loss of @tsn. */
+void pair_repaired(struct pair *t, u32 tsn);
 /* @tsn is sent a third time: its dup reports no longer count. */
 void pair_resent(struct pair *t, u32 tsn);
 /* Congestion guard threshold for core and model (SCTP_THIN_ONE = all). */

@@ -108,6 +108,11 @@ static bool run_seed(u64 seed, long steps, long *done)
 						 cum - 8 + below(24));
 				if (t.m.nrecent && below(3) == 0)
 					pair_resent(&t, t.m.recent[below(t.m.nrecent)]);
+				/* a copy's repair: of a counted TSN or any */
+				if (below(4) == 0)
+					pair_repaired(&t, t.m.nrecent && below(2) ?
+						      t.m.recent[below(t.m.nrecent)] :
+						      cum - 8 + below(24));
 				goto check;
 			}
 			if (kind == 1) {
