@@ -48,6 +48,27 @@ NETNS_H=$R/usr/src/linux-headers-${KVER%-amd64}-common/include/net/netns/sctp.h
 [ -f "$NETNS_H" ] || die "no $NETNS_H (linux-headers-$KVER); run: make deps KVER=$KVER"
 command -v filterdiff >/dev/null || die "needs filterdiff (apt-get install patchutils)"
 EXTRACT=$TOP/scripts/upstream-extract.py
+# Documentation/networking/ip-sysctl.rst, which make prepare does not
+# extract either (the sysctl patches document their entries in it): from
+# the full source if upstream-source.sh extracted that release, else once
+# from the tarball (that file only), kept in BUILD/pristine-doc.
+DOC=Documentation/networking/ip-sysctl.rst
+DOCDIR=$BUILD/pristine-doc
+if ! cmp -s "$DOCDIR/.version" "$BUILD/pristine/.version"; then
+	rm -rf "$DOCDIR"
+	mkdir -p "$DOCDIR/${DOC%/*}"
+	if cmp -s "$BUILD/upstream-kernel/src.version" "$BUILD/pristine/.version"; then
+		cp "$BUILD/upstream-kernel/src/$DOC" "$DOCDIR/$DOC"
+	else
+		TARBALL=$R/usr/src/linux-source-$LINE.tar.xz
+		[ -f "$TARBALL" ] || die "$TARBALL is missing; run: make deps KVER=$KVER"
+		say "extracting $DOC from $TARBALL"
+		nice -n 19 tar -xJOf "$TARBALL" "linux-source-$LINE/$DOC" >"$DOCDIR/$DOC.tmp" ||
+			die "cannot extract $DOC from $TARBALL"
+		mv "$DOCDIR/$DOC.tmp" "$DOCDIR/$DOC"
+	fi
+	cp "$BUILD/pristine/.version" "$DOCDIR/.version"
+fi
 # The patches generated so far (the rest: NOT DONE).
 GENERATED=8
 TOTAL=9
@@ -70,6 +91,8 @@ pristine() {
 	# headers of the same Debian version (the same include/ as the source)
 	mkdir -p "$BUILD/$1/include/net/netns"
 	cp "$NETNS_H" "$BUILD/$1/include/net/netns/sctp.h"
+	mkdir -p "$BUILD/$1/${DOC%/*}"
+	cp "$DOCDIR/$DOC" "$BUILD/$1/$DOC"
 	git -C "$BUILD/$1" init -q
 	git -C "$BUILD/$1" add -A
 	git -C "$BUILD/$1" commit -qm pristine
@@ -155,6 +178,23 @@ sysctl_entry() {
 	rm -f .sysctl.new
 }
 
+# doc_sysctl N: the ip-sysctl.rst entries of patch N's sysctls
+# (upstream/series/glue/ip-sysctl/N.rst, written for the upstream form:
+# its bounds and defaults, no module bounds or /proc file) at the end of
+# the SCTP section, after l3mdev_accept's entry or the previous patch's.
+doc_sysctl() {
+	local text=$TOP/upstream/series/glue/ip-sysctl/$1.rst
+	[ -f "$text" ] || die "no $text"
+	grep -q '^l3mdev_accept - BOOLEAN$' $DOC ||
+		die "$DOC of $LINE has no l3mdev_accept entry (the SCTP section's last)"
+	TEXT=$text perl -0pi -e '
+		BEGIN { local $/; open my $t, "<", $ENV{TEXT} or die "$ENV{TEXT}: $!\n";
+			$text = <$t>; chomp $text }
+		$c = s/\n\n\n(``\/proc\/sys\/net\/core\/\*``\n)/\n\n$text\n\n\n$1/g;
+		END { die "the SCTP section end is there $c times\n" if $c != 1 }' $DOC ||
+		die "$DOC of $LINE: the SCTP section does not end before \`\`/proc/sys/net/core/*\`\`"
+}
+
 # netns_field DECL: a field of struct netns_sctp, after the last one.
 netns_field() {
 	local f=include/net/netns/sctp.h last
@@ -224,6 +264,7 @@ glue_8() {
 	sysctl_entry thin_rdb SYSCTL_ONE
 	sysctl_entry thin_rdb_max_bytes '&thin_rdb_bytes_limit'
 	sysctl_entry thin_rdb_max_packets '&thin_rdb_packets_limit' SYSCTL_ONE
+	doc_sysctl 8
 	grep -q '^	net->sctp.thin_linear_timeouts_max = SCTP_THIN_LT_MAX_DEFAULT;$' net/sctp/protocol.c ||
 		die "net/sctp/protocol.c: patch 7's default is not there"
 	sed -i 's/^	net->sctp.thin_linear_timeouts_max = SCTP_THIN_LT_MAX_DEFAULT;$/&\n	net->sctp.thin_rdb_max_packets = 1;/' \
@@ -240,6 +281,7 @@ glue_7() {
 		net/sctp/sysctl.c
 	sysctl_entry thin_linear_timeouts SYSCTL_ONE
 	sysctl_entry thin_linear_timeouts_max '&thin_lt_max_limit' SYSCTL_ONE
+	doc_sysctl 7
 	grep -q '^	net->sctp.thin_congestion_guard = SCTP_THIN_GUARD_DEFAULT;$' net/sctp/protocol.c ||
 		die "net/sctp/protocol.c: patch 4's defaults are not there"
 	sed -i 's/^	net->sctp.thin_congestion_guard = SCTP_THIN_GUARD_DEFAULT;$/&\n	net->sctp.thin_linear_timeouts_max = SCTP_THIN_LT_MAX_DEFAULT;/' \
@@ -251,6 +293,7 @@ glue_6() {
 	hooks 0009
 	netns_field 'int thin_fast_retransmit;'
 	sysctl_entry thin_fast_retransmit SYSCTL_ONE
+	doc_sysctl 6
 	splice_generated
 }
 
@@ -260,6 +303,7 @@ glue_5() {
 	# module bounds it by rto_max; SCTP_THIN checks a socket's against it)
 	netns_field 'int thin_rto_min;'
 	sysctl_entry thin_rto_min '&timer_max'
+	doc_sysctl 5
 	splice_generated
 }
 
@@ -268,6 +312,7 @@ glue_4() {
 	netns_field 'int thin_congestion_guard;'
 	sysctl_entry thin_loss_estimation SYSCTL_ONE
 	sysctl_entry thin_congestion_guard SYSCTL_ONE_HUNDRED
+	doc_sysctl 4
 	# their defaults: on, for whichever mechanism is switched on
 	grep -q '^	net->sctp.pf_expose = SCTP_PF_EXPOSE_UNSET;$' net/sctp/protocol.c ||
 		die "net/sctp/protocol.c of $LINE has no pf_expose default to add after"
@@ -288,6 +333,7 @@ glue_4() {
 glue_3() {
 	netns_field 'int thin_sack_immediately;'
 	sysctl_entry thin_sack_immediately SYSCTL_ONE
+	doc_sysctl 3
 	splice_generated
 }
 
@@ -324,6 +370,7 @@ glue_2() {
 	# the sysctl
 	netns_field 'int thin_restart_timer;'
 	sysctl_entry thin_restart_timer SYSCTL_ONE
+	doc_sysctl 2
 }
 
 # kunit_frame FILE: the generated test cases of FILE between the KUnit
@@ -464,7 +511,6 @@ cp "$TOP/upstream/series/cover.msg" "$OUT/cover-letter.template.txt"
 	echo "  the MIB counters of the plan (SCTP_MIB_THIN_*);"
 	echo "  our sources not in the map (file, items):"
 	python3 "$EXTRACT" unmapped "$MAP" "$TOP" | sed 's/^/    /'
-	echo "  Documentation/networking/ip-sysctl.rst for the new sysctls (not extracted);"
 	echo "  the cover letter: a template (cover-letter.template.txt), the module's numbers"
 	echo "  with their commits, not re-measured on the upstream-form kernel;"
 	echo "  the bisect proof is opt-in: UPSTREAM_BUILD=1 (each patch W=1, Debian's config),"
