@@ -18,7 +18,7 @@
 # modpost can check its symbols against Debian's Module.symvers).  The source:
 # scripts/upstream-source.sh; the patched tree is a hard-link farm of it.  CPU: modules_prepare a few minutes
 # the first time, then about 40 s per patch on 2 cores (nice -n 19,
-# -j2).  The compiler is this machine's; Debian builds 7.3 with gcc-14.
+# -j2, or UPSTREAM_JOBS).  The compiler is this machine's; Debian builds 7.3 with gcc-14.
 set -eu
 KVER=$1 BUILD=$2 SERIES=$3
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,7 +38,8 @@ SYMVERS=$R/usr/src/linux-headers-$KVER/Module.symvers
 OBJ=$K/obj
 LOG=$K/build-logs
 mkdir -p "$OBJ" "$LOG"
-mk() { nice -n 19 make -s -C "$K/tree" O="$OBJ" -j2 "$@"; }
+# UPSTREAM_JOBS: make's -j (2 by default; 1 beside other sessions' timing runs)
+mk() { nice -n 19 make -s -C "$K/tree" O="$OBJ" -j"${UPSTREAM_JOBS:-2}" "$@"; }
 
 # tree N: the source with patches 1..N.
 tree() {
