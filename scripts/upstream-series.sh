@@ -189,7 +189,7 @@ doc_sysctl() {
 		die "$DOC of $LINE has no l3mdev_accept entry (the SCTP section's last)"
 	TEXT=$text perl -0pi -e '
 		BEGIN { local $/; open my $t, "<", $ENV{TEXT} or die "$ENV{TEXT}: $!\n";
-			$text = <$t>; chomp $text }
+			$text = <$t>; $text =~ s/\n+\z// }
 		$c = s/\n\n\n(``\/proc\/sys\/net\/core\/\*``\n)/\n\n$text\n\n\n$1/g;
 		END { die "the SCTP section end is there $c times\n" if $c != 1 }' $DOC ||
 		die "$DOC of $LINE: the SCTP section does not end before \`\`/proc/sys/net/core/*\`\`"
