@@ -151,21 +151,22 @@ dead_pair "4b (pf_enable 1)" 1 7108 7107
 echo "# 4b (pf_enable 1): thin fails after ${SECS_T:-no} s, stock after ${SECS_S:-no} s (not compared: random heartbeat times)"
 ip netns exec $S sysctl -q -w net.sctp.association_max_retrans=10 net.sctp.path_max_retrans=5
 
-# 6. The tail probe's timer (issue 29, design K8): SCTP_THIN with the
-#    preset's mechanisms and the probe (0x17f), the data direction cut.
-#    a) we abort right after the send, while its PTO (2 SRTT, ~40 ms
-#       here) is pending; b) we abort 0.3 s later, after the probe left
-#       (its episode open); c) the peer aborts in SHUTDOWN_PENDING with a
-#       probe sent.  A timer left behind would hold its association (the
-#       object count below) or fire on freed memory (the guest's kernel
-#       log, checked by the runner).  Step 5 deletes the namespaces with
-#       a PTO pending.
-for a in 7111:0 7112:0.3; do
-	p=${a%:*}
-	LC_THIN_FLAGS=0x17f pair "$p" close
+# 6. The tail probe's timer (issue 29, design K8), the data direction
+#    cut.  a) the preset's mechanisms but the I-bit, and the probe
+#    (0x13f): without the I-bit the PTO waits 2 SRTT + the peer's SACK
+#    delay (2 x ~220 + 200 ms here), so it is pending when we abort right
+#    after the send; b) with the I-bit (0x17f) we abort 0.3 s after the
+#    send, after the probe left (PTO 2 SRTT, ~50 ms; its episode open);
+#    c) the peer aborts in SHUTDOWN_PENDING with a probe sent.  A timer
+#    left behind would hold its association (the object count below) or
+#    fire on freed memory (the guest's kernel log, checked by the
+#    runner).  Step 5 deletes the namespaces with a PTO pending (0x13f).
+for a in 7111:0:0x13f 7112:0.3:0x17f; do
+	IFS=: read -r p w f <<<"$a"
+	LC_THIN_FLAGS=$f pair "$p" close
 	stuck "$p"
-	sleep "${a#*:}"
-	check '[ "$(st $p)" = 3 ]' "6: ESTABLISHED with the probe on, abort after ${a#*:} s"
+	sleep "$w"
+	check '[ "$(st $p)" = 3 ]' "6: ESTABLISHED with the probe on ($f), abort after $w s"
 	echo abort >&$FD
 	check 'wait_for 5 "[ -z \"\$(st $p)\" ]"' "6: our abort removes it (PTO pending or probe sent)"
 	exec {FD}>&-
@@ -187,7 +188,7 @@ heal
 # comes on stock's time (thin.c), so the standard knobs make it quick:
 # 5 errors at most 1 s apart (with 10 and 60 s it would take minutes).
 ip netns exec $S sysctl -q -w net.sctp.association_max_retrans=4 net.sctp.path_max_retrans=4 net.sctp.rto_max=1000
-LC_THIN_FLAGS=0x17f pair 7105 close	# with the probe: a PTO pending
+LC_THIN_FLAGS=0x13f pair 7105 close	# with the probe: a PTO pending
 stuck 7105
 n=$(inflight 7105)
 check '[ "$n" -gt 0 ]' "5: $n packets in flight before the namespaces go"
