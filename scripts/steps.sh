@@ -10,7 +10,7 @@
 #   CHECK_SKIP="regress"      skip these steps (they are reported as skipped)
 mkdir -p "$LOG"
 passed=0 failed=0 skipped=0
-declare -a summary
+declare -a summary failed_steps
 
 want() {
 	if [ -n "${CHECK_ONLY:-}" ]; then
@@ -50,6 +50,7 @@ step() {
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
+	{ [ "$rc" = 0 ] && [ "$f" = 0 ]; } || failed_steps+=("$name")
 	tail -n 5 "$LOG/$name.log" | sed 's/^/    /'
 	summary+=("$(printf '%-10s %s  (%d passed, %d failed, %ds)' "$name" \
 		"$([ "$rc" = 0 ] && [ "$f" = 0 ] && echo ok || echo FAIL)" "$p" "$f" $(($(date +%s) - t0)))")
@@ -68,6 +69,15 @@ steps_end() {
 	echo "=== summary (logs in $LOG)"
 	printf '  %s\n' "${summary[@]}"
 	[ "$skipped" = 0 ] || echo "  ($skipped steps skipped by CHECK_ONLY/CHECK_SKIP)"
+	# A CI shows only the end of the output: the failed steps' own
+	# failures come last, just above the total.
+	local n
+	for n in "${failed_steps[@]}"; do
+		echo "=== FAILED: $n ($LOG/$n.log): its \"not ok\" lines and last lines"
+		grep -E '^not ok|FAIL' "$LOG/$n.log" | head -n 20 | sed 's/^/    /'
+		echo "    ..."
+		tail -n 15 "$LOG/$n.log" | sed 's/^/    /'
+	done
 	echo "$passed passed, $failed failed"
 	[ "$failed" = 0 ]
 }

@@ -7,6 +7,8 @@
 # boot: only one sctp.ko can be loaded at a time).  Writes
 # results/<date>-overhead/ (raw lines, summary.md, summary.json).
 #   BENCH_MB (default 40), BENCH_REPS (default 6), BENCH_BOOTS (default 2)
+#   BENCH_VARIANTS (default "off on"; also detect, on-noi: see
+#   tests/bench/overhead.sh)
 #   BENCH_INSN=1: also count the guest's instructions per transfer with
 #   a QEMU TCG plugin (tools/qemu/thin-insn.so, one vCPU), a cost measure
 #   that does not depend on the emulator's speed: instructions per byte,
@@ -39,7 +41,7 @@ vm() {
 	fi
 }
 for b in $(seq 1 "${BENCH_BOOTS:-2}"); do
-	vm "ours$b" -- "BENCH_MB=$BENCH_MB BENCH_REPS=$BENCH_REPS bash tests/bench/overhead.sh off on"
+	vm "ours$b" -- "BENCH_MB=$BENCH_MB BENCH_REPS=$BENCH_REPS bash tests/bench/overhead.sh ${BENCH_VARIANTS:-off on}"
 	vm "stock$b" --stock -- "BENCH_MB=$BENCH_MB BENCH_REPS=$BENCH_REPS bash tests/bench/overhead.sh stock"
 done
 cat "$res"/ours*/overhead.txt "$res"/stock*/overhead.txt >"$res/overhead.txt"

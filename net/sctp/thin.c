@@ -191,6 +191,34 @@ static bool sctp_thin_first_packet(struct sctp_association *asoc, u32 lo,
 	return true;
 }
 
+/* Settings changed from @was: a µs clock that starts (the tail probe or
+ * the time-based loss rule switched on, sctp_thin_clock_on()) did not
+ * time the packets in flight, nor keep the paths' µs SRTT and RACK
+ * state current: no sample from those packets, and each path waits for
+ * a fresh one (the probe arms only with an SRTT; the time rule without
+ * RACK.xmit_ts keeps the first-indication rule).  The time rule switched
+ * on alone starts its own state afresh.
+ */
+static void sctp_thin_clock_start(struct sctp_association *asoc, u32 was)
+{
+	const u32 clk = SCTP_THIN_TAIL_PROBE | SCTP_THIN_RACK;
+	u32 now = asoc->thin_conf.flags;
+	struct sctp_thin_assoc *ta = asoc->thin;
+	bool clock = !(was & clk) && (now & clk);
+	struct sctp_transport *tp;
+
+	if (!clock && ((was & SCTP_THIN_RACK) || !(now & SCTP_THIN_RACK)))
+		return;
+	if (clock)
+		sctp_thin_core_untimed(&ta->core, sctp_thin_now_us());
+	list_for_each_entry(tp, &asoc->peer.transport_addr_list, transports) {
+		if (clock)
+			tp->thin.rtt.srtt_us = 0;
+		memset(&tp->thin.rack, 0, sizeof(tp->thin.rack));
+	}
+	memset(&ta->reo, 0, sizeof(ta->reo));
+}
+
 /* Apply new settings to a live association.  Switching every mechanism
  * off drops the packet list (no bookkeeping is left on the packet path)
  * and gives every path stock's RTO back, but keeps the counters for
@@ -200,7 +228,8 @@ int sctp_thin_assoc_set(struct sctp_association *asoc,
 			const struct sctp_thin_conf *conf)
 {
 	struct sctp_thin_assoc *ta = asoc->thin;
-	bool was_on = asoc->thin_conf.flags & SCTP_THIN_MECHANISMS;
+	u32 was = asoc->thin_conf.flags;
+	bool was_on = was & SCTP_THIN_MECHANISMS;
 
 	if (ta && !(conf->flags & SCTP_THIN_TAIL_PROBE))
 		sctp_thin_probe_stop(asoc);
@@ -218,6 +247,7 @@ int sctp_thin_assoc_set(struct sctp_association *asoc,
 			sctp_thin_resync_now(asoc, ta);
 		}
 		asoc->thin_conf = *conf;
+		sctp_thin_clock_start(asoc, was);
 		return 0;
 	}
 	asoc->thin_conf = *conf;
@@ -372,7 +402,8 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 		ta = asoc->thin;
 		have = false;
 	}
-	sctp_thin_core_clock(&ta->core, sctp_thin_now_us());
+	if (sctp_thin_clock_on(asoc))
+		sctp_thin_core_clock(&ta->core, sctp_thin_now_us());
 	/* New DATA aboard: a TSN above the highest sent before. */
 	prev = ta->core.highest_sent;
 	fresh = !ta->core.highest_valid;
@@ -394,7 +425,7 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 		/* sent_count includes this transmission (output.c) */
 		if (chunk->sent_count > 2)
 			sctp_thin_core_resent(&ta->core, tsn);
-		if (!ta->probing)
+		if (sctp_thin_probe_live(asoc) && !ta->probing)
 			sctp_thin_probe_resent(&ta->probe, tsn);
 		fresh |= TSN_lt(prev, tsn);
 		if (!have || TSN_lt(top, tsn))
@@ -407,7 +438,7 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 	}
 	sctp_thin_update(asoc, ta);
 	sctp_thin_sack_immediately(asoc, packet);
-	if (!ta->probing)
+	if (sctp_thin_probe_live(asoc) && !ta->probing)
 		sctp_thin_probe_sent(asoc, packet->transport, fresh);
 }
 
@@ -419,6 +450,9 @@ struct sctp_thin_dups {
 	unsigned int n;
 	bool dsack;	/* a dup of a TSN we retransmitted, not the probe's */
 };
+
+/* A SACK without dup reports. */
+static const struct sctp_thin_dups sctp_thin_no_dups;
 
 /* Read the dup reports into @d.  A dup of a TSN we retransmitted shows a
  * spurious retransmission (sctp_thin_core_dup()).
@@ -474,19 +508,43 @@ static unsigned int sctp_thin_sack_gaps(struct sctp_thin_assoc *ta,
 	return n;
 }
 
-/* The time-based loss rule (RFC 8985 6.2), after the core read a SACK:
- * each path on which it acked a first transmission moves RACK.xmit_ts
- * (steps 1-2), and a dup report of a TSN we retransmitted (@dsack; not
- * the tail probe's) widens the reordering window (step 4).  The state is
- * kept whether the rule is on or not, so that switching it on finds it.
+/* @tp if it is still one of the association's paths, else NULL: the
+ * pointer is compared, never dereferenced before.
  */
-static void sctp_thin_rack_sacked(struct sctp_association *asoc, u32 cum_tsn,
-				  bool dsack)
+struct sctp_transport *sctp_thin_path(struct sctp_association *asoc,
+				      const struct sctp_transport *tp)
+{
+	struct sctp_transport *t;
+
+	list_for_each_entry(t, &asoc->peer.transport_addr_list, transports)
+		if (t == tp)
+			return t;
+	return NULL;
+}
+
+/* After the core read a SACK, what only the µs clock's users read (kept
+ * only while one is on, sctp_thin_clock_on()): the RTT sample in µs of
+ * the path it came from (the tail probe's PTO, the time rule's window),
+ * and with the time-based loss rule on (RFC 8985 6.2), each path on
+ * which the SACK acked a first transmission moves RACK.xmit_ts (steps
+ * 1-2), and a dup report of a TSN we retransmitted (@dsack; not the tail
+ * probe's) widens the reordering window (step 4).  Switching the rule
+ * on starts its state afresh (sctp_thin_clock_start()).
+ */
+static void sctp_thin_clock_sacked(struct sctp_association *asoc,
+				   u32 cum_tsn, bool dsack)
 {
 	struct sctp_thin_assoc *ta = asoc->thin;
 	struct sctp_transport *tp;
 	u32 xmit;
 
+	if (ta->core.rtt_us) {
+		tp = sctp_thin_path(asoc, ta->core.rtt_tp);
+		if (tp)
+			sctp_thin_rtt_sample(&tp->thin.rtt, ta->core.rtt_us);
+	}
+	if (!(asoc->thin_conf.flags & SCTP_THIN_RACK))
+		return;
 	list_for_each_entry(tp, &asoc->peer.transport_addr_list, transports)
 		if (sctp_thin_core_acked_xmit(&ta->core, tp, &xmit))
 			sctp_thin_rack_advance(&tp->thin.rack, xmit,
@@ -497,13 +555,55 @@ static void sctp_thin_rack_sacked(struct sctp_association *asoc, u32 cum_tsn,
 /* 5.1: packets leave the list when acked; a packet whose highest TSN is
  * reported missing three times is lost (RFC 9260 7.2.4).
  */
-void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
+static void sctp_thin_sack_read(struct sctp_association *asoc, u32 cum_tsn,
+				bool moved, const struct sctp_thin_gap *gaps,
+				unsigned int n,
+				const struct sctp_thin_dups *dups)
+{
+	struct sctp_thin_assoc *ta = asoc->thin;
+
+	sctp_thin_core_sack(&ta->core, cum_tsn, gaps, n);
+	if (sctp_thin_clock_on(asoc))
+		sctp_thin_clock_sacked(asoc, cum_tsn, dups->dsack);
+	if (ta->rdb.chunks)	/* else never bundled: no verdict due */
+		sctp_thin_rdb_verdicts(asoc, cum_tsn, gaps, n, dups->tsn,
+				       dups->n);
+	sctp_thin_runs_end(asoc, moved);
+	sctp_thin_update(asoc, ta);
+	if (sctp_thin_probe_live(asoc))
+		sctp_thin_probe_sacked(asoc, cum_tsn, gaps, n, dups->tsn,
+				       dups->n, moved);
+}
+
+/* A SACK with gap blocks or dup reports.  Apart from the common case:
+ * Debian's kernels zero every local array on entry
+ * (CONFIG_INIT_STACK_ALL_ZERO), 200 bytes here, which a bulk flow's
+ * plain SACKs need not pay.
+ */
+static noinline void sctp_thin_sack_lists(struct sctp_association *asoc,
+					  struct sctp_sackhdr *sack,
+					  bool moved)
 {
 	struct sctp_thin_gap gaps[SCTP_THIN_MAX_GAPS];
-	struct sctp_thin_assoc *ta = asoc->thin;
 	union sctp_sack_variable *frags;
 	struct sctp_thin_dups dups;
 	unsigned int n, blocks;
+
+	/* sctp_sm_pull_sack() checked that the blocks and dups fit; they
+	 * follow the header (6.1's variable[] member is gone in 6.12).
+	 */
+	frags = (union sctp_sack_variable *)(sack + 1);
+	blocks = ntohs(sack->num_gap_ack_blocks);
+	sctp_thin_sack_dups(asoc, frags, blocks, ntohs(sack->num_dup_tsns),
+			    &dups);
+	n = sctp_thin_sack_gaps(asoc->thin, frags, blocks, gaps);
+	sctp_thin_sack_read(asoc, ntohl(sack->cum_tsn_ack), moved, gaps, n,
+			    &dups);
+}
+
+void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
+{
+	struct sctp_thin_assoc *ta = asoc->thin;
 	bool moved;
 
 	if (!(asoc->thin_conf.flags & SCTP_THIN_MECHANISMS))
@@ -515,23 +615,13 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 		ta->lt_run = 0;	/* forward progress ends a timeout run */
 		ta->progress = jiffies;
 	}
-	/* sctp_sm_pull_sack() checked that the blocks and dups fit; they
-	 * follow the header (6.1's variable[] member is gone in 6.12).
-	 */
-	frags = (union sctp_sack_variable *)(sack + 1);
-	blocks = ntohs(sack->num_gap_ack_blocks);
-	sctp_thin_core_clock(&ta->core, sctp_thin_now_us());
-	sctp_thin_sack_dups(asoc, frags, blocks, ntohs(sack->num_dup_tsns),
-			    &dups);
-	n = sctp_thin_sack_gaps(ta, frags, blocks, gaps);
-	sctp_thin_core_sack(&ta->core, ntohl(sack->cum_tsn_ack), gaps, n);
-	sctp_thin_rack_sacked(asoc, ntohl(sack->cum_tsn_ack), dups.dsack);
-	sctp_thin_rdb_verdicts(asoc, ntohl(sack->cum_tsn_ack), gaps, n,
-			       dups.tsn, dups.n);
-	sctp_thin_runs_end(asoc, moved);
-	sctp_thin_update(asoc, ta);
-	sctp_thin_probe_sacked(asoc, ntohl(sack->cum_tsn_ack), gaps, n,
-			       dups.tsn, dups.n, moved);
+	if (sctp_thin_clock_on(asoc))
+		sctp_thin_core_clock(&ta->core, sctp_thin_now_us());
+	if (sack->num_gap_ack_blocks || sack->num_dup_tsns)
+		sctp_thin_sack_lists(asoc, sack, moved);
+	else
+		sctp_thin_sack_read(asoc, ntohl(sack->cum_tsn_ack), moved,
+				    NULL, 0, &sctp_thin_no_dups);
 }
 
 /* Upstream purged the outqueue (__sctp_outq_teardown()): a peer restart

@@ -834,6 +834,26 @@ void sctp_thin_core_clock(struct sctp_thin_core *c, u32 now_us)
 	c->now_us = now_us;
 }
 
+/* The caller's clock starts at @now_us (a mechanism that reads it was
+ * switched on) and did not run while the packets now in flight were
+ * sent: their send times are not known.  None gives an RTT sample, as a
+ * retransmission gives none (Karn, RFC 9260 6.3.1 C5), and for the
+ * time-based loss rule each counts as sent now, the latest it can have
+ * been sent: never judged lost earlier than its true send time allows.
+ */
+void sctp_thin_core_untimed(struct sctp_thin_core *c, u32 now_us)
+{
+	u32 i;
+
+	c->now_us = now_us;
+	for (i = 0; i < c->used; i++) {
+		struct sctp_thin_pkt *p = sctp_thin_slot(c, i);
+
+		p->rtx = true;
+		p->sent_us = now_us;
+	}
+}
+
 /* The newest packet in flight, NULL if none. */
 const struct sctp_thin_pkt *
 sctp_thin_core_newest(const struct sctp_thin_core *c)

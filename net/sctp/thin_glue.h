@@ -48,6 +48,29 @@ static inline u32 sctp_thin_now_us(void)
 	return (u32)div_u64(ktime_get_ns(), NSEC_PER_USEC);
 }
 
+/* thin.c: @tp if it is still one of the association's paths, else NULL */
+struct sctp_transport *sctp_thin_path(struct sctp_association *asoc,
+				      const struct sctp_transport *tp);
+
+/* Does anything read the µs clock (sctp_thin_core_clock())?  The tail
+ * probe (its PTO) and the time-based loss rule; with both off, no clock
+ * read per packet and per SACK (thin.c, sctp_thin_clock_sacked()).
+ */
+static inline bool sctp_thin_clock_on(const struct sctp_association *asoc)
+{
+	return asoc->thin_conf.flags & (SCTP_THIN_TAIL_PROBE | SCTP_THIN_RACK);
+}
+
+/* Is the tail probe on, or an episode of it still open?  (Clearing the
+ * bit closes the episode, sctp_thin_assoc_set(); the second test is a
+ * belt.)  Else the packet and SACK hooks skip its steps.
+ */
+static inline bool sctp_thin_probe_live(const struct sctp_association *asoc)
+{
+	return (asoc->thin_conf.flags & SCTP_THIN_TAIL_PROBE) ||
+	       asoc->thin->probe.open;
+}
+
 /* thin_ctl.c: the per-netns state */
 int sctp_thin_net_register(void);
 void sctp_thin_net_unregister(void);

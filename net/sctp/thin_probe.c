@@ -47,20 +47,6 @@
 #include "thin_glue.h"
 #include "thin_trace.h"
 
-/* @tp if it is still one of the association's paths, else NULL: the
- * pointer is compared, never dereferenced before.
- */
-static struct sctp_transport *sctp_thin_probe_path(struct sctp_association *asoc,
-						   const struct sctp_transport *tp)
-{
-	struct sctp_transport *t;
-
-	list_for_each_entry(t, &asoc->peer.transport_addr_list, transports)
-		if (t == tp)
-			return t;
-	return NULL;
-}
-
 /* Delete the timer and drop its reference. */
 static void sctp_thin_probe_cancel(struct sctp_association *asoc)
 {
@@ -162,7 +148,7 @@ static void sctp_thin_probe_verdict(struct sctp_association *asoc, int v)
 	 */
 	ta->probes_repaired++;
 	sctp_thin_core_repaired(&ta->core, ta->probe.tsn);
-	tp = sctp_thin_probe_path(asoc, ta->probe_tp);
+	tp = sctp_thin_path(asoc, ta->probe_tp);
 	if (tp)
 		sctp_transport_lower_cwnd(tp, SCTP_LOWER_CWND_FAST_RTX);
 }
@@ -184,8 +170,9 @@ void sctp_thin_probe_sent(struct sctp_association *asoc,
 	sctp_thin_probe_arm(asoc, tp);
 }
 
-/* After a SACK (sctp_thin_sack(), at the start of sctp_outq_sack()): the
- * RTT sample, the verdict, then stop the PTO if nothing is in flight, or
+/* After a SACK (sctp_thin_sack(), at the start of sctp_outq_sack(); the
+ * RTT sample is taken before, sctp_thin_clock_sacked()): the verdict,
+ * then stop the PTO if nothing is in flight, or
  * re-arm it from now for the path of the newest packet in flight if the
  * cumulative ack moved (@moved, RFC 8985 7.2).
  */
@@ -198,11 +185,6 @@ void sctp_thin_probe_sacked(struct sctp_association *asoc, u32 cum_tsn,
 	const struct sctp_thin_pkt *newest;
 	struct sctp_transport *tp;
 
-	if (ta->core.rtt_us) {
-		tp = sctp_thin_probe_path(asoc, ta->core.rtt_tp);
-		if (tp)
-			sctp_thin_rtt_sample(&tp->thin.rtt, ta->core.rtt_us);
-	}
 	sctp_thin_probe_verdict(asoc, sctp_thin_probe_sack(&ta->probe, cum_tsn,
 							   gaps, ngaps, dup,
 							   ndups));
@@ -215,7 +197,7 @@ void sctp_thin_probe_sacked(struct sctp_association *asoc, u32 cum_tsn,
 	}
 	if (!moved || !newest)
 		return;
-	tp = sctp_thin_probe_path(asoc, newest->transport);
+	tp = sctp_thin_path(asoc, newest->transport);
 	if (tp)
 		sctp_thin_probe_arm(asoc, tp);
 }
@@ -307,7 +289,7 @@ static void sctp_thin_probe_fire(struct sctp_association *asoc)
 {
 	struct sctp_transport *tp;
 
-	tp = sctp_thin_probe_path(asoc, asoc->thin->probe_tp);
+	tp = sctp_thin_path(asoc, asoc->thin->probe_tp);
 	if (!tp || !sctp_thin_probe_allowed(asoc, tp) ||
 	    !time_before(jiffies, tp->T3_rtx_timer.expires))
 		return;

@@ -226,10 +226,9 @@ void sctp_thin_rdb_verdicts(struct sctp_association *asoc, u32 cum_tsn,
 	/* RDB: a loss a copy repaired is still a loss.  As TCP RDB enters
 	 * CWR, the path's cwnd reacts as to a fast retransmit (RFC 9260
 	 * 7.2.4, 7.2.3: once per fast recovery), and the loss counts for
-	 * the estimate and the congestion guard.
+	 * the estimate and the congestion guard.  Called only once a copy
+	 * was bundled (ta->rdb.chunks).
 	 */
-	if (!ta->rdb.chunks)
-		return;		/* never bundled: no verdict due */
 	n = sctp_thin_rdb_sack(&ta->rdb, cum_tsn, gaps, ngaps, dup, ndups,
 			       repaired);
 	for (i = 0; i < n; i++) {

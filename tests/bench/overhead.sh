@@ -5,11 +5,22 @@
 # with no delay and no loss (issue 6, overhead).  One sender, one
 # association, BENCH_MB megabytes (default 40) in 1400-byte messages, as
 # fast as the socket takes them, until everything is acknowledged.
-#   overhead.sh VARIANT...        (off, on: our module's sysctls; stock:
+#   overhead.sh VARIANT...        (off, on: our module's sysctls; detect:
+#                                  loss estimation only; on-noi: the preset
+#                                  without thin_sack_immediately;
+#                                  +NAME=V,...: detect with these
+#                                  net.sctp sysctls; stock:
 #                                  the module as loaded, nothing set)
 # Variants run interleaved BENCH_REPS times (default 5), in alternating
 # order, so drift in the guest hits each alike.  Writes $THIN_OUT/overhead.txt, one line per run:
 #   variant rep bytes seconds mbit_s cpu_ns_per_byte
+# and $THIN_OUT/overhead-counters.txt, one line per run: the run's SCTP
+# counters of both ends (/proc/net/sctp/snmp deltas), so that a cost
+# difference can be told apart from a traffic difference (more packets
+# or more SACKs per byte):
+#   variant rep s_OutSCTPPacks s_InSCTPPacks s_OutCtrlChunks
+#   s_FastRetransmits s_T3Retransmits r_OutSCTPPacks r_OutCtrlChunks
+#   r_InSCTPPacks r_DelaySackExpireds
 . "$(dirname "$0")/../kernel/lib.sh"
 MARK=$TOP/build/tools/thin-mark
 MB=${BENCH_MB:-40}
@@ -30,6 +41,18 @@ for x in "${ns}s b0" "${ns}r b1"; do
 	ip -n "$n" link set lo up
 done
 hz=$(getconf CLK_TCK)
+# for tools/qemu/thin-insn.so's prof= (BENCH_PROF=1): addresses to names
+[ "${BENCH_PROF:-0}" = 1 ] && cat /proc/kallsyms >"$THIN_OUT/kallsyms"
+# $1: netns; prints "name value" lines of its SCTP counters
+snmp() { ip netns exec "$1" cat /proc/net/sctp/snmp; }
+# $1 before, $2 after (files), rest: counter names; prints the deltas
+snmp_delta() {
+	local a=$1 b=$2
+
+	shift 2
+	awk -v names="$*" 'NR == FNR { v[$1] = $2; next } { d[$1] = $2 - v[$1] }
+		END { n = split(names, k, " "); for (i = 1; i <= n; i++) printf " %d", d[k[i]] }' "$a" "$b"
+}
 port=9000
 fwd="$*" rev=$(printf '%s\n' "$@" | tac | tr '\n' ' ')
 for r in $(seq 1 "$REPS"); do
@@ -41,6 +64,19 @@ for r in $(seq 1 "$REPS"); do
 		off) S=${ns}s thin_sysctls_off
 		    ip netns exec ${ns}s sysctl -q -w net.sctp.thin_loss_estimation=0 ;;
 		on) ip netns exec ${ns}s sysctl -q -p "$TOP/sysctl/90-thin-sctp.conf" ;;
+		# the preset's bookkeeping alone: loss estimate and guard, no
+		# mechanism (what every bulk flow pays while never thin)
+		detect) S=${ns}s thin_sysctls_off
+		    ip netns exec ${ns}s sysctl -q -w net.sctp.thin_loss_estimation=1 \
+			net.sctp.thin_congestion_guard=20 ;;
+		# the preset without the I-bit
+		on-noi) ip netns exec ${ns}s sysctl -q -p "$TOP/sysctl/90-thin-sctp.conf"
+		    ip netns exec ${ns}s sysctl -q -w net.sctp.thin_sack_immediately=0 ;;
+		# +NAME=V,NAME=V...: detect plus these net.sctp sysctls (to
+		# take a cost apart one mechanism at a time)
+		+*) S=${ns}s thin_sysctls_off
+		    ip netns exec ${ns}s sysctl -q -w net.sctp.thin_loss_estimation=1 \
+			net.sctp.thin_congestion_guard=20 $(echo "${v#+}" | tr ',' '\n' | sed 's/^/net.sctp./') ;;
 		stock) ;;
 		*) echo "unknown variant $v"; exit 2 ;;
 		esac
@@ -48,6 +84,8 @@ for r in $(seq 1 "$REPS"); do
 		ip netns exec ${ns}r "$BIN/thin-send" recv $port 300 &
 		rp=$!
 		sleep 0.5
+		snmp ${ns}s >"$THIN_OUT/snmp-s0"
+		snmp ${ns}r >"$THIN_OUT/snmp-r0"
 		# a mark for tools/qemu/thin-insn.so (BENCH_INSN=1), else a no-op
 		"$MARK"
 		c0=$(thin_cpu_busy)
@@ -56,6 +94,16 @@ for r in $(seq 1 "$REPS"); do
 		t1=$(date +%s%N)
 		c1=$(thin_cpu_busy)
 		"$MARK"
+		snmp ${ns}s >"$THIN_OUT/snmp-s1"
+		snmp ${ns}r >"$THIN_OUT/snmp-r1"
+		{
+			printf '%s %d' "$v" "$r"
+			snmp_delta "$THIN_OUT/snmp-s0" "$THIN_OUT/snmp-s1" \
+				SctpOutSCTPPacks SctpInSCTPPacks SctpOutCtrlChunks SctpFastRetransmits SctpT3Retransmits
+			snmp_delta "$THIN_OUT/snmp-r0" "$THIN_OUT/snmp-r1" \
+				SctpOutSCTPPacks SctpOutCtrlChunks SctpInSCTPPacks SctpDelaySackExpireds
+			echo
+		} >>"${out%.txt}-counters.txt"
 		kill $rp 2>/dev/null
 		wait $rp 2>/dev/null
 		un=$(sed -n 's/^unacked=//p' "$THIN_OUT/bench-$v-$r.out")

@@ -4,7 +4,8 @@
 
   lc.py sink PORT ACTION      accept one association, then on SIGUSR1:
                               ACTION abort (SO_LINGER 0 close) or close
-  lc.py send ADDR PORT        connect with SCTP_THIN all (stock socket with
+  lc.py send ADDR PORT        connect with SCTP_THIN 0x1f (LC_THIN_FLAGS
+                              sets others; a stock socket with
                               LC_NO_THIN=1), send 3 messages,
                               print "up", then for each line on stdin:
                               "send N" (N more messages), "abort"
@@ -60,8 +61,9 @@ def send(addr, port):
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_SCTP)
     s.setsockopt(IPPROTO_SCTP, SCTP_NODELAY, 1)
     if not os.environ.get("LC_NO_THIN"):
+        flags = int(os.environ.get("LC_THIN_FLAGS") or "0", 0) or SCTP_THIN_ALL
         s.setsockopt(IPPROTO_SCTP, SCTP_THIN,
-                     struct.pack("iIII", 0, SCTP_THIN_ALL, 0, 0))
+                     struct.pack("iIII", 0, flags, 0, 0))
     s.connect((addr, port))
     for _ in range(3):
         s.send(b"x" * 100)

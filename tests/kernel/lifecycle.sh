@@ -11,7 +11,10 @@
 #   4. dead peer: association_max_retrans 3 with linear timeouts on: the
 #      association still fails, and no earlier in time than a stock one
 #      beside it (with pf_enable 0, where stock's time is not random);
-#   5. the namespace is deleted while an association has data in flight.
+#   5. the namespace is deleted while an association has data in flight
+#      (and the tail probe's timer pending);
+#   6. (run before 5) the tail probe on: abort with its timer pending,
+#      abort after the probe, the peer's abort in SHUTDOWN_PENDING.
 # Afterwards no thin-sctp object is left.  (Module unload cannot be tested:
 # the per-netns control sockets hold two references to sctp.ko, Debian's
 # as ours, so rmmod sctp fails with EBUSY on an idle system.)
@@ -42,7 +45,7 @@ pair() {
 	SINKPID=$!
 	wait_for 10 "grep -q listening $OUT/sink$1"
 	mkfifo "$FIFO/in$1"
-	ip netns exec $S env LC_NO_THIN="${LC_NO_THIN:-}" python3 "$HERE/lc.py" send 10.0.2.1 "$1" <"$FIFO/in$1" >"$OUT/send$1" 2>&1 &
+	ip netns exec $S env LC_NO_THIN="${LC_NO_THIN:-}" LC_THIN_FLAGS="${LC_THIN_FLAGS:-}" python3 "$HERE/lc.py" send 10.0.2.1 "$1" <"$FIFO/in$1" >"$OUT/send$1" 2>&1 &
 	SENDPID=$!
 	exec {FD}>"$FIFO/in$1"
 	wait_for 10 "grep -q up $OUT/send$1"
@@ -148,12 +151,44 @@ dead_pair "4b (pf_enable 1)" 1 7108 7107
 echo "# 4b (pf_enable 1): thin fails after ${SECS_T:-no} s, stock after ${SECS_S:-no} s (not compared: random heartbeat times)"
 ip netns exec $S sysctl -q -w net.sctp.association_max_retrans=10 net.sctp.path_max_retrans=5
 
+# 6. The tail probe's timer (issue 29, design K8), the data direction
+#    cut.  a) the preset's mechanisms but the I-bit, and the probe
+#    (0x13f): without the I-bit the PTO waits 2 SRTT + the peer's SACK
+#    delay (2 x ~220 + 200 ms here), so it is pending when we abort right
+#    after the send; b) with the I-bit (0x17f) we abort 0.3 s after the
+#    send, after the probe left (PTO 2 SRTT, ~50 ms; its episode open);
+#    c) the peer aborts in SHUTDOWN_PENDING with a probe sent.  A timer
+#    left behind would hold its association (the object count below) or
+#    fire on freed memory (the guest's kernel log, checked by the
+#    runner).  Step 5 deletes the namespaces with a PTO pending (0x13f).
+for a in 7111:0:0x13f 7112:0.3:0x17f; do
+	IFS=: read -r p w f <<<"$a"
+	LC_THIN_FLAGS=$f pair "$p" close
+	stuck "$p"
+	sleep "$w"
+	check '[ "$(st $p)" = 3 ]' "6: ESTABLISHED with the probe on ($f), abort after $w s"
+	echo abort >&$FD
+	check 'wait_for 5 "[ -z \"\$(st $p)\" ]"' "6: our abort removes it (PTO pending or probe sent)"
+	exec {FD}>&-
+	heal
+	kill $SINKPID 2>/dev/null
+done
+LC_THIN_FLAGS=0x17f pair 7113 abort
+stuck 7113
+sleep 0.3
+echo close >&$FD
+check 'wait_for 5 "[ \"\$(st 7113)\" = 4 ]"' "6: SHUTDOWN_PENDING with the probe on"
+kill -USR1 $SINKPID
+check 'wait_for 5 "[ -z \"\$(st 7113)\" ]"' "6: the peer's ABORT removes it"
+exec {FD}>&-
+heal
+
 # 5. Delete the namespaces with data in flight.  The closed socket's
 # association retransmits until it fails; its objects go then.  Failure
 # comes on stock's time (thin.c), so the standard knobs make it quick:
 # 5 errors at most 1 s apart (with 10 and 60 s it would take minutes).
 ip netns exec $S sysctl -q -w net.sctp.association_max_retrans=4 net.sctp.path_max_retrans=4 net.sctp.rto_max=1000
-pair 7105 close
+LC_THIN_FLAGS=0x13f pair 7105 close	# with the probe: a PTO pending
 stuck 7105
 n=$(inflight 7105)
 check '[ "$n" -gt 0 ]' "5: $n packets in flight before the namespaces go"

@@ -853,6 +853,17 @@ static void t_rtt(void)
 	sctp_thin_core_sent(&c, 16, 8, &C, 0);
 	CHECK(sctp_thin_core_newest(&c) && sctp_thin_core_newest(&c)->tsn == 16,
 	      "newest packet in flight");
+	/* The clock starts late: 15 and 16 went out untimed (stale clock). */
+	sctp_thin_core_untimed(&c, 90000);
+	CHECK(c.now_us == 90000 && sctp_thin_core_newest(&c)->sent_us == 90000,
+	      "clock start: packets in flight count as sent now");
+	sctp_thin_core_sent(&c, 17, 9, &A, 0);
+	sctp_thin_core_clock(&c, 95000);
+	sctp_thin_core_sack(&c, 16, NULL, 0);
+	CHECK(c.rtt_us == 0, "clock start: an untimed packet gives no sample");
+	sctp_thin_core_sack(&c, 17, NULL, 0);
+	CHECK(c.rtt_us == 5000 && c.rtt_tp == &A,
+	      "clock start: a packet sent after it gives one");
 	sctp_thin_core_destroy(&c);
 
 	sctp_thin_rtt_sample(&r, 0);

@@ -55,6 +55,20 @@ static void m_gone(struct model *m, u32 tsn)
 	m->recent_ok[m->nrecent++] = true;
 }
 
+/* A counted TSN the guard still remembers: forget it; true if it did. */
+static bool m_recent_take(struct model *m, u32 tsn)
+{
+	size_t i;
+
+	for (i = 0; i < m->nrecent; i++) {
+		if (!m->recent_ok[i] || m->recent[i] != tsn)
+			continue;
+		m->recent_ok[i] = false;
+		return true;
+	}
+	return false;
+}
+
 void pair_resent(struct pair *t, u32 tsn)
 {
 	size_t i;
@@ -72,19 +86,13 @@ void pair_resent(struct pair *t, u32 tsn)
 void pair_repaired(struct pair *t, u32 tsn)
 {
 	struct model *m = &t->m;
-	size_t i;
 
 	sctp_thin_core_repaired(&t->core, tsn);
 	m->lost++;
 	if (m->win_lost < m->win_sent)
 		m->win_lost++;
-	for (i = 0; i < m->nrecent; i++) {
-		if (!m->recent_ok[i] || m->recent[i] != tsn)
-			continue;
-		m->recent_ok[i] = false;
-		return;
-	}
-	m_gone_count(m, tsn);	/* not for dup reports: see the core */
+	if (!m_recent_take(m, tsn))
+		m_gone_count(m, tsn);	/* not for dup reports: see the core */
 }
 
 static void pair_fail(struct pair *t, const char *why)
@@ -98,17 +106,13 @@ static void pair_fail(struct pair *t, const char *why)
 bool pair_dup(struct pair *t, u32 tsn)
 {
 	struct model *m = &t->m;
-	bool got = sctp_thin_core_dup(&t->core, tsn), want = false;
-	size_t i;
+	bool got = sctp_thin_core_dup(&t->core, tsn);
+	bool want = m_recent_take(m, tsn);
 
-	for (i = 0; i < m->nrecent && !want; i++) {
-		if (!m->recent_ok[i] || m->recent[i] != tsn)
-			continue;
-		m->recent_ok[i] = false;
+	if (want) {
 		if (m->guard_gone)
 			m->guard_gone--;
 		m->undone++;
-		want = true;
 	}
 	if (got != want) {
 		t->why = "dup report: core and model disagree";

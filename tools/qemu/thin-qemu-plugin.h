@@ -23,6 +23,7 @@ enum { THIN_CB_NO_REGS = 0 };		/* QEMU_PLUGIN_CB_NO_REGS */
 void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
 					   void (*cb)(qemu_plugin_id_t, struct qemu_plugin_tb *));
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
 const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);

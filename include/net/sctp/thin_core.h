@@ -244,6 +244,7 @@ bool sctp_thin_core_dup(struct sctp_thin_core *c, u32 tsn);
 void sctp_thin_core_resent(struct sctp_thin_core *c, u32 tsn);
 void sctp_thin_core_repaired(struct sctp_thin_core *c, u32 tsn);
 void sctp_thin_core_clock(struct sctp_thin_core *c, u32 now_us);
+void sctp_thin_core_untimed(struct sctp_thin_core *c, u32 now_us);
 const struct sctp_thin_pkt *
 sctp_thin_core_newest(const struct sctp_thin_core *c);
 

@@ -36,7 +36,8 @@ static inline void sctp_thin_packet_sent(struct sctp_association *asoc,
 static inline void sctp_thin_rdb(struct sctp_association *asoc,
 				 struct sctp_packet *packet)
 {
-	if (unlikely(asoc && asoc->thin))
+	if (unlikely(asoc && asoc->thin &&
+		     (asoc->thin_conf.flags & SCTP_THIN_RDB)))
 		__sctp_thin_rdb(asoc, packet);
 }
 
