@@ -27,7 +27,7 @@
 #   4. the proof: every patch applies in order (git apply --check) to a
 #      fresh copy of the pristine tree; checkpatch.pl --strict of 7.3 on
 #      each.
-# NOT DONE (said in the output and in OUT/STATUS): patch 9 (the selftests), the
+# NOT DONE (said in the output and in OUT/STATUS): the
 # per-patch builds with the options on and off (UPSTREAM_BUILD=1 builds
 # each patch with Debian's config; UPSTREAM_KUNIT=1 runs patch 1's KUnit
 # suite in UML), the selftests, the final kernel and its boot.
@@ -70,8 +70,10 @@ if ! cmp -s "$DOCDIR/.version" "$BUILD/pristine/.version"; then
 	cp "$BUILD/pristine/.version" "$DOCDIR/.version"
 fi
 # The patches generated so far (the rest: NOT DONE).
-GENERATED=8
+GENERATED=9
 TOTAL=9
+NET=tools/testing/selftests/net
+"$TOP/scripts/upstream-selftests-src.sh" "$KVER" "$BUILD"
 
 # One date for every commit (the newest change to their sources), so the
 # same sources give the same patches.
@@ -93,6 +95,9 @@ pristine() {
 	cp "$NETNS_H" "$BUILD/$1/include/net/netns/sctp.h"
 	mkdir -p "$BUILD/$1/${DOC%/*}"
 	cp "$DOCDIR/$DOC" "$BUILD/$1/$DOC"
+	# the selftests' Makefile, which patch 9 changes
+	mkdir -p "$BUILD/$1/$NET"
+	cp "$BUILD/pristine-selftests/$NET/Makefile" "$BUILD/$1/$NET/Makefile"
 	git -C "$BUILD/$1" init -q
 	git -C "$BUILD/$1" add -A
 	git -C "$BUILD/$1" commit -qm pristine
@@ -247,6 +252,21 @@ splice_generated() {
 		cp .splice/$name "$SPLICED/$name"
 	done
 	rm -rf .splice
+}
+
+# Patch 9, the selftests: written for the upstream form in
+# upstream/series/selftests/net/ (they run on the module too: the same
+# sysctls), with their Makefile lines beside sctp_vrf.sh and sctp_hello.
+glue_9() {
+	cp "$TOP/upstream/series/selftests/net/sctp_thin.sh" \
+		"$TOP/upstream/series/selftests/net/sctp_thin.c" "$NET/"
+	chmod 755 "$NET/sctp_thin.sh"
+	chmod 644 "$NET/sctp_thin.c"
+	grep -q '^	sctp_vrf\.sh \\$' "$NET/Makefile" && grep -q '^	sctp_hello \\$' "$NET/Makefile" ||
+		die "$NET/Makefile of $LINE has no 'sctp_vrf.sh \\' or 'sctp_hello \\' line to add ours after"
+	sed -i -e 's/^\(	sctp_vrf\.sh \\\)$/	sctp_thin.sh \\\n\1/' \
+		-e 's/^\(	sctp_hello \\\)$/\1\n	sctp_thin \\/' "$NET/Makefile"
+	splice_generated	# unchanged since patch 8: no change
 }
 
 glue_8() {
@@ -521,7 +541,7 @@ cp "$TOP/upstream/series/cover.msg" "$OUT/cover-letter.template.txt"
 		fi
 	done
 	echo "NOT DONE:"
-	echo "  patch 9, the selftests (tools/testing/selftests/net/ from tests/kernel);"
+	echo "  patch 9 has one selftest (a lost message, thin vs not); the mechanisms' other in-guest tests (tests/kernel) use the module's uapi and /proc file;"
 	echo "  the MIB counters of the plan (SCTP_MIB_THIN_*);"
 	echo "  our sources not in the map (file, items):"
 	python3 "$EXTRACT" unmapped "$MAP" "$TOP" | sed 's/^/    /'
