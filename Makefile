@@ -25,7 +25,9 @@
 #                          sources, in out/upstream-series (patches 1-8
 #                          of 9; docs/design-upstream-series.md;
 #                          UPSTREAM_KUNIT=1: and its KUnit tests in UML;
-#                          UPSTREAM_BUILD=1: and each patch built W=1)
+#                          UPSTREAM_BUILD=1: and each patch built W=1;
+#                          UPSTREAM_KERNEL=1: and the final kernel built,
+#                          booted in the VM, selftest and lksctp-tools)
 #   make style             checkpatch --strict on our C files and patches
 #   make check             every test layer, ends with "N passed, M failed"
 #                          (the other kernel lines installed here: build,
@@ -142,6 +144,8 @@ upstream-series:
 	@scripts/upstream-series.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER) $(TOP)/out/upstream-series
 	@$(if $(UPSTREAM_KUNIT),scripts/upstream-kunit.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER) $(TOP)/out/upstream-series,true)
 	@$(if $(UPSTREAM_BUILD),scripts/upstream-build.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER) $(TOP)/out/upstream-series,true)
+	@$(if $(UPSTREAM_KERNEL),scripts/upstream-kernel.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER) $(TOP)/out/upstream-series,true)
+	@$(if $(UPSTREAM_KERNEL),scripts/upstream-kernel-test.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER),true)
 
 style: prepare
 	@scripts/style.sh $(TREE)
