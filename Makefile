@@ -22,7 +22,7 @@
 #                          UPSTREAM_MODULE=1: and sctp.ko of pristine + the fix)
 #   make upstream-series   the thin-stream mechanisms as a [PATCH net-next]
 #                          series against pristine 7.3, generated from our
-#                          sources, in out/upstream-series (patches 1-8
+#                          sources, in out/upstream-series (patches 1-9
 #                          of 9; docs/design-upstream-series.md;
 #                          UPSTREAM_KUNIT=1: and its KUnit tests in UML;
 #                          UPSTREAM_BUILD=1: and each patch built W=1;
