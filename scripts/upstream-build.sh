@@ -35,8 +35,18 @@ CONFIG=$R/usr/src/linux-headers-$KVER/.config
 SYMVERS=$R/usr/src/linux-headers-$KVER/Module.symvers
 { [ -f "$CONFIG" ] && [ -f "$SYMVERS" ]; } || die "no $CONFIG or $SYMVERS"
 
+# UPSTREAM_BUILD_OPTIONS=off: Debian's config with the options our code
+# has #if branches for switched off (IPV6, SYSCTL, PROC_FS, the SCTP
+# diag module, tracepoints where they can be), in a second object tree:
+# the bisect proof "with the relevant options on and off".
+VARIANT=${UPSTREAM_BUILD_OPTIONS:-on}
 OBJ=$K/obj
 LOG=$K/build-logs
+if [ "$VARIANT" = off ]; then
+	OBJ=$K/obj-off
+	LOG=$K/build-logs-off
+fi
+OFF_OPTIONS="IPV6 SYSCTL PROC_FS INET_SCTP_DIAG INET_DIAG"
 mkdir -p "$OBJ" "$LOG"
 # UPSTREAM_JOBS: make's -j (2 by default; 1 beside other sessions' timing runs)
 mk() { nice -n 19 make -s -C "$K/tree" O="$OBJ" -j"${UPSTREAM_JOBS:-2}" "$@"; }
@@ -71,7 +81,21 @@ for n in 0 $(seq "${UPSTREAM_BUILD_FROM:-1}" "$n_patches"); do
 	tree "$n"
 	if [ ! -f "$OBJ/.config" ] || [ "$n" = 0 ]; then
 		cp "$CONFIG" "$OBJ/.config"
+		if [ "$VARIANT" = off ]; then
+			for o in $OFF_OPTIONS; do
+				"$K/tree/scripts/config" --file "$OBJ/.config" --disable "$o"
+			done
+		fi
 		mk olddefconfig >/dev/null
+		if [ "$VARIANT" = off ]; then
+			for o in $OFF_OPTIONS; do
+				if grep -q "^CONFIG_$o=" "$OBJ/.config"; then
+					say "options off: CONFIG_$o stays on (selected by another option)"
+				else
+					say "options off: CONFIG_$o off"
+				fi
+			done
+		fi
 		mk modules_prepare >"$LOG/prepare.log" 2>&1 ||
 			{ tail -n 30 "$LOG/prepare.log"; die "modules_prepare failed"; }
 		# vmlinux's symbols for modpost: Debian's, of the same build
