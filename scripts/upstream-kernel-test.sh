@@ -26,6 +26,7 @@ mkdir -p "$T/selftest"
 # patch 9's files, with the pristine lib.sh beside them
 cp "$TOP/upstream/series/selftests/net/sctp_thin.sh" "$BUILD/pristine-selftests/$NET/lib.sh" "$T/selftest/"
 cp -r "$BUILD/pristine-selftests/$NET/lib" "$T/selftest/"
+chmod 755 "$T/selftest/sctp_thin.sh"
 ${CC:-cc} -Wall -O2 -o "$T/selftest/sctp_thin" "$TOP/upstream/series/selftests/net/sctp_thin.c" ||
 	{ echo "upstream-kernel-test: cannot build the selftest's helper"; exit 1; }
 on="net.sctp.thin_rto_min=200 net.sctp.thin_restart_timer=1 net.sctp.thin_linear_timeouts=1"
@@ -41,9 +42,9 @@ modprobe sctp && ok "sctp.ko of the upstream-form kernel loads" || bad "modprobe
 n=\$(ls /proc/sys/net/sctp | grep -c '^thin_')
 [ "\$n" = 11 ] && ok "11 thin_ sysctls" || bad "\$n thin_ sysctls, not 11"
 [ "\$(cat /proc/sys/net/sctp/thin_fast_retransmit)" = 0 ] && ok "off by default" || bad "thin_fast_retransmit is on by default"
-cd $T/selftest && ./sctp_thin.sh >$T/selftest.log 2>&1
+cd $T/selftest && ./sctp_thin.sh >\$THIN_OUT/selftest.log 2>&1
 rc=\$?
-cat $T/selftest.log
+cat \$THIN_OUT/selftest.log
 [ \$rc = 0 ] && ok "selftest sctp_thin.sh" || bad "selftest sctp_thin.sh (exit \$rc)"
 cd $TOP
 tests/regress/run-suite.sh upstream-off >/dev/null 2>&1
