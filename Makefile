@@ -20,6 +20,14 @@
 #                          its selftest as [PATCH net] patches against
 #                          pristine 7.3, in out/upstream-fix (docs/upstream.md;
 #                          UPSTREAM_MODULE=1: and sctp.ko of pristine + the fix)
+#   make upstream-series   the thin-stream mechanisms as a [PATCH net-next]
+#                          series against pristine 7.3, generated from our
+#                          sources, in out/upstream-series (patches 1-9
+#                          of 9; docs/design-upstream-series.md;
+#                          UPSTREAM_KUNIT=1: and its KUnit tests in UML;
+#                          UPSTREAM_BUILD=1: and each patch built W=1;
+#                          UPSTREAM_KERNEL=1: and the final kernel built,
+#                          booted in the VM, selftest and lksctp-tools)
 #   make style             checkpatch --strict on our C files and patches
 #   make check             every test layer, ends with "N passed, M failed"
 #                          (the other kernel lines installed here: build,
@@ -67,7 +75,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(TREE)/net/sctp \
 	THIN_VERSION="$(THIN_VERSION)"
 
 .PHONY: tests all modules prepare install uninstall dkms-install patches style \
-	upstream-fix sparse w1 check check-kernel print-kver unit vm-check regress demo clean deps kernels install-sysctl \
+	upstream-fix upstream-series sparse w1 check check-kernel print-kver unit vm-check regress demo clean deps kernels install-sysctl \
 	experiment bench-overhead bench-fairness bench-scale bench-rdb soak mutants deb check-deb
 
 all: modules
@@ -129,6 +137,15 @@ upstream-fix:
 	@[ -n "$(UPSTREAM_KVER)" ] || { echo "upstream-fix: no 7.3 release installed here; run: make deps KVER=<a 7.3 release>"; exit 1; }
 	@$(MAKE) -s --no-print-directory prepare KVER=$(UPSTREAM_KVER)
 	@scripts/upstream-fix.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER) $(TOP)/out/upstream-fix $(if $(UPSTREAM_MODULE),--module)
+
+upstream-series:
+	@[ -n "$(UPSTREAM_KVER)" ] || { echo "upstream-series: no 7.3 release installed here; run: make deps KVER=<a 7.3 release>"; exit 1; }
+	@$(MAKE) -s --no-print-directory prepare KVER=$(UPSTREAM_KVER)
+	@scripts/upstream-series.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER) $(TOP)/out/upstream-series
+	@$(if $(UPSTREAM_KUNIT),scripts/upstream-kunit.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER) $(TOP)/out/upstream-series,true)
+	@$(if $(UPSTREAM_BUILD),scripts/upstream-build.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER) $(TOP)/out/upstream-series,true)
+	@$(if $(UPSTREAM_KERNEL),scripts/upstream-kernel.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER) $(TOP)/out/upstream-series,true)
+	@$(if $(UPSTREAM_KERNEL),scripts/upstream-kernel-test.sh $(UPSTREAM_KVER) $(TOP)/build/$(UPSTREAM_KVER),true)
 
 style: prepare
 	@scripts/style.sh $(TREE)

@@ -23,11 +23,15 @@ step patches make -s patches
 # The duplicate COOKIE-ECHO fix and its selftest for netdev (make
 # upstream-fix, docs/upstream.md): both apply to pristine 7.3 (git apply
 # --check) and pass checkpatch --strict.  Where no 7.3 source is
-# installed, skipped.
+# installed, skipped.  So is the thin-stream series (make upstream-series,
+# docs/design-upstream-series.md; the patches generated so far),
+# generated from our sources: it applies and passes checkpatch.
 if scripts/kernel-line.sh --list 2>/dev/null | grep -q '^7\.3\.'; then
 	step upstream-fix make -s upstream-fix
+	step upstream-series make -s upstream-series
 else
 	skip upstream-fix "no 7.3 release installed (make deps KVER=<a 7.3 release>)"
+	skip upstream-series "no 7.3 release installed (make deps KVER=<a 7.3 release>)"
 fi
 step unit make -s -C tests/unit check
 # Each mutant's edit still changes its file (no VM; make mutants kills them).

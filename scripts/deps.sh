@@ -19,7 +19,7 @@ linux-image-amd64 linux-headers-amd64 linux-source-6.1
 qemu-system-x86 qemu-utils sparse dkms python3-venv python3-pip
 iproute2 iputils-ping ethtool nftables tcpdump procps psmisc
 clang libclang-rt-14-dev valgrind rsync bc libnetfilter-queue-dev libmnl-dev
-busybox-static"
+busybox-static patchutils"
 for f in "$TOP"/tests/*/DEPS "$TOP"/tools/DEPS; do
 	[ -f "$f" ] && pkgs="$pkgs $(grep -v '^#' "$f" | tr '\n' ' ')"
 done

@@ -23,30 +23,15 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "upstream-fix: $*" >&2; exit 1; }
 
 info=$("$TOP/scripts/kernel-line.sh" "$KVER") || exit 1
-read -r LINE _ ROOT <<<"$info"
+read -r LINE _ _ <<<"$info"
 FIX=$TOP/patches/7.3/0012-sctp-verify-a-duplicate-COOKIE-ECHO-on-an-accepted-s.patch
 [ "$LINE" = 7.3 ] || die "the fix is made against the 7.3 line; $KVER is $LINE"
 [ -f "$BUILD/pristine/.version" ] || die "no pristine tree in $BUILD; run: make prepare KVER=$KVER"
-R=""
-[ "$ROOT" = host ] || R=$("$TOP/scripts/buildroot.sh" dir "$ROOT")
-TARBALL=$R/usr/src/linux-source-$LINE.tar.xz
 NET=tools/testing/selftests/net
 
-# The selftest directory's pristine files (not in make prepare's subset):
-# the Makefile the patch changes, lib.sh and lib/sh/ to run the test here.
+# The selftest directory's pristine files (not in make prepare's subset)
 ST=$BUILD/pristine-selftests
-if [ ! -f "$ST/.version" ] || ! cmp -s "$ST/.version" "$BUILD/pristine/.version"; then
-	[ -f "$TARBALL" ] || die "$TARBALL is missing; run: make deps KVER=$KVER"
-	echo "upstream-fix: extracting $NET/{Makefile,lib.sh,lib/sh} from $TARBALL"
-	rm -rf "$ST" "$ST.tmp"
-	mkdir -p "$ST.tmp"
-	tar -xJf "$TARBALL" -C "$ST.tmp" "linux-source-$LINE/$NET/Makefile" \
-		"linux-source-$LINE/$NET/lib.sh" "linux-source-$LINE/$NET/lib/sh" ||
-		die "cannot extract the selftest files from $TARBALL"
-	mv "$ST.tmp/linux-source-$LINE" "$ST"
-	rmdir "$ST.tmp"
-	cp "$BUILD/pristine/.version" "$ST/.version"
-fi
+"$TOP/scripts/upstream-selftests-src.sh" "$KVER" "$BUILD"
 
 # One date for both commits (the newest change to their sources), so the
 # same sources give the same patches.

@@ -283,6 +283,12 @@ static bool sctp_thin_new_data_held(const struct sctp_association *asoc)
 	return !tp || tp->flight_size + q->out_qlen > tp->cwnd;
 }
 
+/* 5.1: the loss estimate raises the threshold of packets in flight. */
+static bool sctp_thin_loss_estimation(const struct sctp_association *asoc)
+{
+	return asoc->thin_conf.flags & SCTP_THIN_LOSS_ESTIMATION;
+}
+
 /* Hysteresis: once its new data was held back, a sender stays not
  * application-limited until everything it sent is acked
  * (__sctp_thin_sack()).  A bulk sender whose application briefly falls
@@ -301,8 +307,7 @@ void sctp_thin_update(struct sctp_association *asoc,
 		ta->held = true;
 	ta->core.guard = asoc->thin_conf.flags & SCTP_THIN_CONGESTION_GUARD ?
 			 asoc->thin_conf.guard : 0;
-	now = sctp_thin_core_update(&ta->core, asoc->thin_conf.flags &
-				    SCTP_THIN_LOSS_ESTIMATION,
+	now = sctp_thin_core_update(&ta->core, sctp_thin_loss_estimation(asoc),
 				    !ta->held &&
 				    list_empty(&asoc->outqueue.retransmit));
 	if (now != was)
@@ -380,11 +385,13 @@ static u32 sctp_thin_packet_lo(const struct sctp_packet *packet, bool *have)
 void __sctp_thin_packet_sent(struct sctp_association *asoc,
 			     struct sctp_packet *packet, gfp_t gfp)
 {
-	u32 mtu = packet->transport->pathmtu, size, tsn, top = 0, prev;
+	u32 mtu = packet->transport->pathmtu, size, tsn, top = 0;
 	struct sctp_thin_assoc *ta = asoc->thin;
 	unsigned long now = jiffies;
 	struct sctp_chunk *chunk;
-	bool have = false, fresh, probe;
+	bool have = false;
+	bool fresh;
+	u32 prev;
 
 	if (!packet->has_data)
 		return;
@@ -397,7 +404,6 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 	}
 	if (sctp_thin_clock_on(asoc))
 		sctp_thin_core_clock(&ta->core, sctp_thin_now_us());
-	probe = sctp_thin_probe_live(asoc) && !ta->probing;
 	/* New DATA aboard: a TSN above the highest sent before. */
 	prev = ta->core.highest_sent;
 	fresh = !ta->core.highest_valid;
@@ -419,7 +425,7 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 		/* sent_count includes this transmission (output.c) */
 		if (chunk->sent_count > 2)
 			sctp_thin_core_resent(&ta->core, tsn);
-		if (probe)
+		if (sctp_thin_probe_live(asoc) && !ta->probing)
 			sctp_thin_probe_resent(&ta->probe, tsn);
 		fresh |= TSN_lt(prev, tsn);
 		if (!have || TSN_lt(top, tsn))
@@ -432,38 +438,50 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 	}
 	sctp_thin_update(asoc, ta);
 	sctp_thin_sack_immediately(asoc, packet);
-	if (probe)
+	if (sctp_thin_probe_live(asoc) && !ta->probing)
 		sctp_thin_probe_sent(asoc, packet->transport, fresh);
 }
 
-/* The peer's duplicate TSN reports (RFC 3708 3.2), at most
- * SCTP_THIN_MAX_DUPS of them, into @dup: their number.  A dup of a TSN we
- * retransmitted shows a spurious retransmission (sctp_thin_core_dup()).
+/* The peer's duplicate TSN reports of one SACK (RFC 3708 3.2), at most
+ * SCTP_THIN_MAX_DUPS of them.
  */
-static unsigned int sctp_thin_sack_dups(struct sctp_association *asoc,
-					const union sctp_sack_variable *frags,
-					unsigned int blocks, unsigned int ndups,
-					u32 *dup, bool *dsack)
+struct sctp_thin_dups {
+	u32 tsn[SCTP_THIN_MAX_DUPS];
+	unsigned int n;
+	bool dsack;	/* a dup of a TSN we retransmitted, not the probe's */
+};
+
+/* A SACK without dup reports. */
+static const struct sctp_thin_dups sctp_thin_no_dups;
+
+/* Read the dup reports into @d.  A dup of a TSN we retransmitted shows a
+ * spurious retransmission (sctp_thin_core_dup()).
+ */
+static void sctp_thin_sack_dups(struct sctp_association *asoc,
+				const union sctp_sack_variable *frags,
+				unsigned int blocks, unsigned int ndups,
+				struct sctp_thin_dups *d)
 {
 	struct sctp_thin_assoc *ta = asoc->thin;
 	bool spurious = false;
-	unsigned int i, dups;
+	unsigned int i;
 
-	dups = min_t(unsigned int, ndups, SCTP_THIN_MAX_DUPS);
-	for (i = 0; i < dups; i++) {
-		dup[i] = ntohl(frags[blocks + i].dup);
+	d->n = min_t(unsigned int, ndups, SCTP_THIN_MAX_DUPS);
+	for (i = 0; i < d->n; i++) {
+		d->tsn[i] = ntohl(frags[blocks + i].dup);
+		if (!sctp_thin_core_dup(&ta->core, d->tsn[i]))
+			continue;
 		/* The tail probe's own dup: not the RTO's fault (RFC 8985
 		 * 7.4, thin_probe.c); the guard takes its count back.
 		 */
-		if (sctp_thin_core_dup(&ta->core, dup[i]) &&
-		    !sctp_thin_probe_dup(&ta->probe, dup[i]))
-			spurious = true;
+		if (sctp_thin_probe_dup(&ta->probe, d->tsn[i]))
+			continue;
+		spurious = true;
 	}
 	/* One expiry's copies are reported together: back off once. */
 	if (spurious)
 		sctp_thin_spurious(asoc);
-	*dsack = spurious;
-	return dups;
+	d->dsack = spurious;
 }
 
 /* The gap ack blocks, in host order, into @gaps: their number. */
@@ -539,26 +557,27 @@ static void sctp_thin_clock_sacked(struct sctp_association *asoc,
  */
 static void sctp_thin_sack_read(struct sctp_association *asoc, u32 cum_tsn,
 				bool moved, const struct sctp_thin_gap *gaps,
-				unsigned int n, const u32 *dup,
-				unsigned int dups, bool dsack)
+				unsigned int n,
+				const struct sctp_thin_dups *dups)
 {
 	struct sctp_thin_assoc *ta = asoc->thin;
 
 	sctp_thin_core_sack(&ta->core, cum_tsn, gaps, n);
 	if (sctp_thin_clock_on(asoc))
-		sctp_thin_clock_sacked(asoc, cum_tsn, dsack);
+		sctp_thin_clock_sacked(asoc, cum_tsn, dups->dsack);
 	if (ta->rdb.chunks)	/* else never bundled: no verdict due */
-		sctp_thin_rdb_verdicts(asoc, cum_tsn, gaps, n, dup, dups);
+		sctp_thin_rdb_verdicts(asoc, cum_tsn, gaps, n, dups->tsn,
+				       dups->n);
 	sctp_thin_runs_end(asoc, moved);
 	sctp_thin_update(asoc, ta);
 	if (sctp_thin_probe_live(asoc))
-		sctp_thin_probe_sacked(asoc, cum_tsn, gaps, n, dup, dups,
-				       moved);
+		sctp_thin_probe_sacked(asoc, cum_tsn, gaps, n, dups->tsn,
+				       dups->n, moved);
 }
 
 /* A SACK with gap blocks or dup reports.  Apart from the common case:
  * Debian's kernels zero every local array on entry
- * (CONFIG_INIT_STACK_ALL_ZERO), 192 bytes here, which a bulk flow's
+ * (CONFIG_INIT_STACK_ALL_ZERO), 200 bytes here, which a bulk flow's
  * plain SACKs need not pay.
  */
 static noinline void sctp_thin_sack_lists(struct sctp_association *asoc,
@@ -566,21 +585,20 @@ static noinline void sctp_thin_sack_lists(struct sctp_association *asoc,
 					  bool moved)
 {
 	struct sctp_thin_gap gaps[SCTP_THIN_MAX_GAPS];
-	u32 dup[SCTP_THIN_MAX_DUPS];
 	union sctp_sack_variable *frags;
-	unsigned int n, blocks, dups;
-	bool dsack;
+	struct sctp_thin_dups dups;
+	unsigned int n, blocks;
 
 	/* sctp_sm_pull_sack() checked that the blocks and dups fit; they
 	 * follow the header (6.1's variable[] member is gone in 6.12).
 	 */
 	frags = (union sctp_sack_variable *)(sack + 1);
 	blocks = ntohs(sack->num_gap_ack_blocks);
-	dups = sctp_thin_sack_dups(asoc, frags, blocks,
-				   ntohs(sack->num_dup_tsns), dup, &dsack);
+	sctp_thin_sack_dups(asoc, frags, blocks, ntohs(sack->num_dup_tsns),
+			    &dups);
 	n = sctp_thin_sack_gaps(asoc->thin, frags, blocks, gaps);
 	sctp_thin_sack_read(asoc, ntohl(sack->cum_tsn_ack), moved, gaps, n,
-			    dup, dups, dsack);
+			    &dups);
 }
 
 void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
@@ -603,7 +621,7 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 		sctp_thin_sack_lists(asoc, sack, moved);
 	else
 		sctp_thin_sack_read(asoc, ntohl(sack->cum_tsn_ack), moved,
-				    NULL, 0, NULL, 0, false);
+				    NULL, 0, &sctp_thin_no_dups);
 }
 
 /* Upstream purged the outqueue (__sctp_outq_teardown()): a peer restart

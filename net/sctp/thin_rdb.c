@@ -162,8 +162,10 @@ void __sctp_thin_rdb(struct sctp_association *asoc, struct sctp_packet *packet)
 	unsigned int n, i, k;
 
 	if (!sctp_thin_on(asoc, SCTP_THIN_RDB) || !packet->has_data ||
-	    ta->probing ||
 	    packet->ipfragok || packet->size >= tp->pathmtu)
+		return;
+	/* The tail probe's packet carries no copies (thin_probe.c). */
+	if (ta->probing)
 		return;
 	if (!sctp_thin_rdb_new_data(packet, &first, &top, &lo))
 		return;		/* no new DATA: a retransmission */
