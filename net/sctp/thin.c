@@ -310,8 +310,10 @@ void sctp_thin_update(struct sctp_association *asoc,
 	now = sctp_thin_core_update(&ta->core, sctp_thin_loss_estimation(asoc),
 				    !ta->held &&
 				    list_empty(&asoc->outqueue.retransmit));
-	if (now != was)
+	if (now != was) {
+		sctp_thin_inc_stats(sock_net(asoc->base.sk), SCTP_MIB_THIN_TRANSITIONS);
 		trace_sctp_thin_transition(asoc, &ta->core);
+	}
 }
 
 void __sctp_thin_rm_peer(struct sctp_association *asoc,
@@ -640,6 +642,7 @@ void __sctp_thin_outq_purge(struct sctp_association *asoc)
 	ta->held = false;
 	ta->progress = jiffies;
 	ta->resyncs++;
+	sctp_thin_inc_stats(sock_net(asoc->base.sk), SCTP_MIB_THIN_RESYNCS);
 	sctp_thin_rdb_reset(&ta->rdb);
 	sctp_thin_paths_reset(asoc);
 	/* Not thin until a packet is recorded again (sctp_thin_update()):
@@ -707,6 +710,7 @@ bool __sctp_thin_early_frtx(struct sctp_association *asoc,
 	    !sctp_thin_rack_allows(asoc, chunk))
 		return false;
 	asoc->thin->fast_rtx++;
+	sctp_thin_inc_stats(sock_net(asoc->base.sk), SCTP_MIB_THIN_FAST_RETRANSMITS);
 	trace_sctp_thin_mechanism(asoc, SCTP_THIN_FAST_RETRANSMIT,
 				  ntohl(chunk->subh.data_hdr->tsn));
 	return true;

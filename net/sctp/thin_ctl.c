@@ -56,6 +56,12 @@ struct sctp_thin_net {
 	int lt_ceiling;		/* highest stp_linear_timeouts_max */
 	int guard_required;	/* the congestion guard cannot be dropped */
 	int pending;		/* copy init_net's at first use */
+	/* SCTP_MIB_THIN_*: NULL if the allocation failed (nothing counted) */
+	struct sctp_thin_mib __percpu *mib;
+};
+
+struct sctp_thin_mib {
+	unsigned long mibs[SCTP_THIN_MIB_MAX];
 };
 
 static unsigned int sctp_thin_net_id __read_mostly;
@@ -455,6 +461,20 @@ static void sctp_thin_net_inherit(struct sctp_thin_net *tn,
 	tn->guard_required = READ_ONCE(host->guard_required);
 }
 
+/* The end of sctp_thin_net_init(): the sysctls, then the counters.
+ * Without the counters the netns works as with them, uncounted: an
+ * allocation that fails costs nothing stock would not.
+ */
+static int __net_init sctp_thin_net_ready(struct sctp_thin_net *tn)
+{
+	int err = sctp_thin_sysctl_register(tn);
+
+	if (err)
+		return err;
+	tn->mib = alloc_percpu(struct sctp_thin_mib);
+	return 0;
+}
+
 static int __net_init sctp_thin_net_init(struct net *net)
 {
 	struct sctp_thin_net *tn = sctp_thin_pernet(net);
@@ -463,7 +483,7 @@ static int __net_init sctp_thin_net_init(struct net *net)
 	if (!net_eq(net, &init_net)) {
 		sctp_thin_net_inherit(tn, sctp_thin_pernet(&init_net));
 		tn->pending = sctp_thin_loading;
-		return sctp_thin_sysctl_register(tn);
+		return sctp_thin_net_ready(tn);
 	}
 	/* init_net: every mechanism off by default; loss estimation on, so
 	 * that switching a mechanism on gets the paper's detection (5.1),
@@ -485,12 +505,25 @@ static int __net_init sctp_thin_net_init(struct net *net)
 	tn->rto_min_floor = SCTP_THIN_RTO_MIN_FLOOR_DEFAULT;
 	tn->lt_ceiling = SCTP_THIN_LT_CEILING_DEFAULT;
 	tn->guard_required = 1;
-	return sctp_thin_sysctl_register(tn);
+	return sctp_thin_net_ready(tn);
 }
 
+/* No association of @net is left: its sockets held the netns. */
 static void __net_exit sctp_thin_net_exit(struct net *net)
 {
-	sctp_thin_sysctl_unregister(sctp_thin_pernet(net));
+	struct sctp_thin_net *tn = sctp_thin_pernet(net);
+
+	sctp_thin_sysctl_unregister(tn);
+	free_percpu(tn->mib);
+	tn->mib = NULL;
+}
+
+void sctp_thin_inc_stats(const struct net *net, int field)
+{
+	struct sctp_thin_net *tn = sctp_thin_pernet(net);
+
+	if (tn->mib)
+		this_cpu_inc(tn->mib->mibs[field]);
 }
 
 static struct pernet_operations sctp_thin_net_ops = {
@@ -872,13 +905,47 @@ static const struct seq_operations sctp_thin_seq_ops = {
 	.show  = sctp_thin_seq_show,
 };
 
+/* /proc/net/sctp/thin_snmp: the netns' SCTP_MIB_THIN_* counters, in
+ * /proc/net/sctp/snmp's format (upstream they are lines of that file).
+ */
+static const struct snmp_mib sctp_thin_snmp_list[] = {
+	SNMP_MIB_ITEM("SctpThinRtoRestarts", SCTP_MIB_THIN_RESTARTS),
+	SNMP_MIB_ITEM("SctpThinStrikesDeferred", SCTP_MIB_THIN_STRIKES_DEFERRED),
+	SNMP_MIB_ITEM("SctpThinResyncs", SCTP_MIB_THIN_RESYNCS),
+	SNMP_MIB_ITEM("SctpThinTransitions", SCTP_MIB_THIN_TRANSITIONS),
+	SNMP_MIB_ITEM("SctpThinFastRetransmits", SCTP_MIB_THIN_FAST_RETRANSMITS),
+	SNMP_MIB_ITEM("SctpThinLinearTimeouts", SCTP_MIB_THIN_LINEAR_TIMEOUTS),
+	SNMP_MIB_ITEM("SctpThinRdbRepaired", SCTP_MIB_THIN_RDB_REPAIRED),
+};
+
+static int sctp_thin_snmp_show(struct seq_file *seq, void *v)
+{
+	struct sctp_thin_net *tn = sctp_thin_pernet(seq_file_single_net(seq));
+	unsigned long sum;
+	unsigned int i;
+	int f, cpu;
+
+	BUILD_BUG_ON(ARRAY_SIZE(sctp_thin_snmp_list) != SCTP_THIN_MIB_MAX);
+	for (i = 0; i < ARRAY_SIZE(sctp_thin_snmp_list); i++) {
+		f = sctp_thin_snmp_list[i].entry;
+		sum = 0;
+		if (tn->mib)
+			for_each_possible_cpu(cpu)
+				sum += per_cpu_ptr(tn->mib, cpu)->mibs[f];
+		seq_printf(seq, "%-32s\t%ld\n", sctp_thin_snmp_list[i].name, sum);
+	}
+	return 0;
+}
+
 /* Called from sctp_proc_init(); removed with the rest of
  * /proc/net/sctp by sctp_proc_exit().
  */
 int sctp_thin_proc_init(struct net *net)
 {
 	if (!proc_create_net("thin", 0444, net->sctp.proc_net_sctp,
-			     &sctp_thin_seq_ops, sizeof(struct sctp_thin_iter)))
+			     &sctp_thin_seq_ops, sizeof(struct sctp_thin_iter)) ||
+	    !proc_create_net_single("thin_snmp", 0444, net->sctp.proc_net_sctp,
+				    sctp_thin_snmp_show, NULL))
 		return -ENOMEM;
 	return 0;
 }

@@ -71,9 +71,12 @@ static inline bool sctp_thin_probe_live(const struct sctp_association *asoc)
 	       asoc->thin->probe.open;
 }
 
-/* thin_ctl.c: the per-netns state */
+/* thin_ctl.c: the per-netns state and event counters (SCTP_MIB_THIN_*;
+ * SCTP_INC_STATS() upstream)
+ */
 int sctp_thin_net_register(void);
 void sctp_thin_net_unregister(void);
+void sctp_thin_inc_stats(const struct net *net, int field);
 
 /* Is the association thin now, with mechanism @m switched on? */
 static inline bool sctp_thin_on(const struct sctp_association *asoc, u32 m)

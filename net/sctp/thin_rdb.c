@@ -233,6 +233,7 @@ void sctp_thin_rdb_verdicts(struct sctp_association *asoc, u32 cum_tsn,
 			       repaired);
 	for (i = 0; i < n; i++) {
 		sctp_thin_core_repaired(&ta->core, repaired[i].tsn);
+		sctp_thin_inc_stats(sock_net(asoc->base.sk), SCTP_MIB_THIN_RDB_REPAIRED);
 		list_for_each_entry(tp, &asoc->peer.transport_addr_list,
 				    transports)
 			if (tp == repaired[i].transport)

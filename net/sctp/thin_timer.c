@@ -337,11 +337,13 @@ bool __sctp_thin_strike(struct sctp_association *asoc,
 	pt->saved_rto = tp->rto;
 	pt->deferred = 1;
 	ta->strikes_deferred++;
+	sctp_thin_inc_stats(sock_net(asoc->base.sk), SCTP_MIB_THIN_STRIKES_DEFERRED);
 	pt->strike = SCTP_THIN_STRIKE_DEFERRED;
 	if (linear) {
 		pt->strike = SCTP_THIN_STRIKE_LINEAR;
 		ta->lt_run++;
 		ta->linear_timeouts++;
+		sctp_thin_inc_stats(sock_net(asoc->base.sk), SCTP_MIB_THIN_LINEAR_TIMEOUTS);
 		trace_sctp_thin_mechanism(asoc, SCTP_THIN_LINEAR_TIMEOUTS,
 					  ta->lt_run);
 	}
@@ -459,6 +461,7 @@ unsigned long __sctp_thin_t3_restart(struct sctp_transport *tp, u8 why)
 	if (!time_before(expires, full))
 		return sctp_thin_t3_record(tp, now, full, stock);
 	asoc->thin->restart_corrections++;
+	sctp_thin_inc_stats(sock_net(asoc->base.sk), SCTP_MIB_THIN_RESTARTS);
 	trace_sctp_thin_mechanism(asoc, SCTP_THIN_RESTART_TIMER,
 				  jiffies_to_msecs(full - expires));
 	return sctp_thin_t3_record(tp, now, expires, stock);

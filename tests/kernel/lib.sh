@@ -4,7 +4,8 @@
 THIN_PASS=0
 THIN_FAIL=0
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
-BIN=$TOP/build/tests
+# THIN_BIN: the test programs built for another API (upstream-kernel-test.sh)
+BIN=${THIN_BIN:-$TOP/build/tests}
 
 # $1: description
 ok() { THIN_PASS=$((THIN_PASS + 1)); echo "ok - $1"; }
@@ -407,6 +408,26 @@ thin_sack_delays() {
 
 # $1: label, $2: key.  Value from the sender's output.
 thin_kv() { sed -n "s/^$2=//p" "$OUTDIR/$1.out"; }
+
+# $1: netns, $2: counter (SctpThin*).  Its value in that netns: our
+# module's /proc/net/sctp/thin_snmp, or the upstream-form kernel's
+# /proc/net/sctp/snmp (the SCTP MIB); nothing if neither has it.
+thin_mib() {
+	local f
+	for f in /proc/net/sctp/thin_snmp /proc/net/sctp/snmp; do
+		ip netns exec "$1" awk -v k="$2" '$1 == k { print $2; f = 1 } END { exit !f }' "$f" 2>/dev/null &&
+			return 0
+	done
+	return 1
+}
+# $1: label, $2: counter (SctpThin*), $3: the sender's key, $4: the
+# counter's value before the scenario.  One check: the netns S counted in
+# the MIB exactly what the scenario's association counted.
+thin_mib_check() {
+	local g
+	g=$(thin_calc 'b - a - k' b="$(thin_mib $S "$2")" a="$4" k="$(thin_kv "$1" "$3")")
+	thin_expect "g == 0" "$1: the SCTP MIB's $2 grew by the association's $3 ($(thin_kv "$1" "$3"))"
+}
 
 # $1: injector log, $2: receiver port.  DATA packets of that flow that the
 # emulator saw (the sender-side capture).

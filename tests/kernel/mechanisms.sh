@@ -59,7 +59,10 @@ T=$(thin_tx_times "$OUTDIR/lin-off.log" 5111 7); report lin-off
 g=$(ratio 1 2 2 3)
 expect "g >= 1.6" "linear off: second gap / first gap doubles"
 if [ $STOCK = 0 ]; then
+	m0=$(thin_mib $S SctpThinLinearTimeouts) m1=$(thin_mib $S SctpThinStrikesDeferred)
 	thin_scenario lin-on "thin_rto_min=200 thin_linear_timeouts=1" 5112 "-d 7:3" -S "$W" -w 15000
+	thin_mib_check lin-on SctpThinLinearTimeouts linear_timeouts "$m0"
+	thin_mib_check lin-on SctpThinStrikesDeferred strikes_deferred "$m1"
 	T=$(thin_tx_times "$OUTDIR/lin-on.log" 5112 7); report lin-on
 	g=$(ratio 1 2 2 3)
 	expect "g <= 1.4" "linear on: second gap / first gap stays ~1"
@@ -93,9 +96,13 @@ if [ $STOCK = 0 ]; then
 	TR=/sys/kernel/tracing
 	[ -d $TR/events ] || mount -t tracefs nodev $TR 2>/dev/null
 	echo >$TR/trace
-	echo 1 >$TR/events/sctp_thin/enable
+	# the module's trace system; sctp's on the upstream-form kernel
+	TRS=${THIN_TRACE_SYSTEM:-sctp_thin}
+	echo 1 >$TR/events/$TRS/enable
+	m0=$(thin_mib $S SctpThinFastRetransmits)
 	thin_scenario fr-on "thin_fast_retransmit=1" 5122 "-d 6:1" -S "$F" -w 8000
-	echo 0 >$TR/events/sctp_thin/enable
+	thin_mib_check fr-on SctpThinFastRetransmits fast_rtx "$m0"
+	echo 0 >$TR/events/$TRS/enable
 	g=$(grep -c "mechanism=fast_retransmit" $TR/trace)
 	expect "g == 1" "tracepoint sctp_thin_mechanism fired once for the fast retransmit"
 	T=$(thin_tx_times "$OUTDIR/fr-on.log" 5122 6); report fr-on; g=$(gap 1 2)
@@ -117,7 +124,9 @@ s=$(thin_calc 'p + 250' p="$(thin_partial_sack "$OUTDIR/rs-off.log" 5131 9)"); g
 echo "# partial SACK reaches the sender ${s} ms after the send"
 expect "g >= 850" "restart off: retransmission a full RTO after the partial SACK"
 if [ $STOCK = 0 ]; then
+	m0=$(thin_mib $S SctpThinRtoRestarts)
 	thin_scenario rs-on "thin_restart_timer=1" 5132 "-d 9:1" -S "$RS" -w 10000
+	thin_mib_check rs-on SctpThinRtoRestarts restart_corrections "$m0"
 	T=$(thin_tx_times "$OUTDIR/rs-on.log" 5132 9); report rs-on
 	s=$(thin_calc 'p + 250' p="$(thin_partial_sack "$OUTDIR/rs-on.log" 5132 9)"); g=$(thin_calc 'x - s' x="$(gap 1 2)" s="$s")
 	echo "# partial SACK reaches the sender ${s} ms after the send"
@@ -212,7 +221,10 @@ if [ $STOCK = 0 ]; then
 	D=""
 	for k in $(seq 1 3 46); do D="$D -d $k:1"; done
 	thin_scenario guard-off "$ALL thin_congestion_guard=0" 5161 "$D" -n 50 -i 100 -w 15000
+	m0=$(thin_mib $S SctpThinTransitions)
 	thin_scenario guard-on "$ALL" 5162 "$D" -n 50 -i 100 -w 15000
+	# (held thick by the guard: one transition)
+	thin_mib_check guard-on SctpThinTransitions transitions "$m0"
 	for v in off on; do
 		echo "# guard-$v: state=$(thin_kv guard-$v state) fast_rtx=$(thin_kv guard-$v fast_rtx) rto_min_clamps=$(thin_kv guard-$v rto_min_clamps) transitions=$(thin_kv guard-$v transitions) unacked=$(thin_kv guard-$v unacked)"
 	done
@@ -289,7 +301,9 @@ if [ $STOCK = 0 ]; then
 	g=$(repair "$OUTDIR/rdb-off.log" 5192 7)
 	expect "g >= 180 && g <= 450" "thin without RDB: fast retransmit on the SACK of message 8"
 	g=$(thin_kv rdb-off rdb_chunks); expect "g == 0" "RDB off: no copy bundled"
+	m0=$(thin_mib $S SctpThinRdbRepaired)
 	thin_scenario rdb-on "$ALL thin_sack_immediately=1 thin_rdb=1" 5193 "-A -d 7:1" -S "$R100" -w 8000
+	thin_mib_check rdb-on SctpThinRdbRepaired rdb_repaired "$m0"
 	g=$(repair "$OUTDIR/rdb-on.log" 5193 7)
 	expect "g >= 70 && g <= 160" "RDB: message 7's copy rides in message 8's packet (interval 100 ms)"
 	g=$(thin_kv rdb-on rdb_chunks); expect "g >= 1" "RDB: copies bundled counted"

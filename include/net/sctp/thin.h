@@ -51,6 +51,24 @@ struct sctp_sackhdr;
 #define SCTP_THIN_RTO_MIN_FLOOR_DEFAULT	200	/* ms */
 #define SCTP_THIN_LT_CEILING_DEFAULT	6
 
+/* Per-netns event counters, for nstat and the like.  Upstream they are
+ * entries of the SCTP MIB (include/net/sctp/sctp.h, /proc/net/sctp/snmp;
+ * make upstream-series takes each line below into the patch of its
+ * mechanism); the module cannot grow that enum, which sctp.h owns, and
+ * shows them in /proc/net/sctp/thin_snmp.  Events, not packets: none is
+ * counted per packet sent (a bulk flow pays no shared counter).
+ */
+enum sctp_thin_mib_field {
+	SCTP_MIB_THIN_RESTARTS,			/* ThinRtoRestarts */
+	SCTP_MIB_THIN_STRIKES_DEFERRED,		/* ThinStrikesDeferred */
+	SCTP_MIB_THIN_RESYNCS,			/* ThinResyncs */
+	SCTP_MIB_THIN_TRANSITIONS,		/* ThinTransitions */
+	SCTP_MIB_THIN_FAST_RETRANSMITS,		/* ThinFastRetransmits */
+	SCTP_MIB_THIN_LINEAR_TIMEOUTS,		/* ThinLinearTimeouts */
+	SCTP_MIB_THIN_RDB_REPAIRED,		/* ThinRdbRepaired */
+	SCTP_THIN_MIB_MAX
+};
+
 /* Settings of a socket (defaults for its new associations) or of an
  * association.
  */
