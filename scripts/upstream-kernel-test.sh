@@ -5,7 +5,10 @@
 # it boots, its sctp.ko loads and has the series' sysctls, patch 9's
 # selftest passes on it (red without the sysctls: its control), and the
 # lksctp-tools functional tests pass with the thin-stream sysctls off
-# and with every one of them on (the series' preset and RDB).
+# and with every one of them on (the series' preset and RDB), and the
+# module's mechanism tests (tests/kernel/mechanisms.sh, each mechanism
+# off and on with chosen losses) pass on it, their thin-send built for the
+# series' API (tools/thin-api.h: option 134, counters from sctp_info).
 #
 #   upstream-kernel-test.sh KVER BUILD
 #
@@ -29,6 +32,17 @@ cp -r "$BUILD/pristine-selftests/$NET/lib" "$T/selftest/"
 chmod 755 "$T/selftest/sctp_thin.sh"
 ${CC:-cc} -Wall -O2 -o "$T/selftest/sctp_thin" "$TOP/upstream/series/selftests/net/sctp_thin.c" ||
 	{ echo "upstream-kernel-test: cannot build the selftest's helper"; exit 1; }
+# thin-send for the series' API: the series' uapi sctp.h, the rest of the
+# test programs as built for the module (they do not use its API)
+SERIES=$BUILD/upstream-series
+[ -f "$SERIES/include/uapi/linux/sctp.h" ] ||
+	{ echo "upstream-kernel-test: no $SERIES; run make upstream-series"; exit 1; }
+make -s -C "$TOP/tests/kernel" >/dev/null || { echo "upstream-kernel-test: make tests failed"; exit 1; }
+mkdir -p "$T/uapi/linux" "$T/bin"
+cp "$SERIES/include/uapi/linux/sctp.h" "$T/uapi/linux/"
+make -s -C "$TOP/tests/kernel" upstream UPSTREAM_UAPI="$T/uapi" UPSTREAM_OUT="$T/bin" >/dev/null ||
+	{ echo "upstream-kernel-test: cannot build thin-send for the series' API"; exit 1; }
+for b in thin-drop; do ln -s "$TOP/build/tests/$b" "$T/bin/$b"; done
 on="net.sctp.thin_rto_min=200 net.sctp.thin_restart_timer=1 net.sctp.thin_linear_timeouts=1"
 on="$on net.sctp.thin_fast_retransmit=1 net.sctp.thin_loss_estimation=1"
 on="$on net.sctp.thin_congestion_guard=20 net.sctp.thin_sack_immediately=1 net.sctp.thin_rdb=1"
@@ -61,11 +75,20 @@ while IFS=\$'\\t' read -r t r _; do
 done <\$THIN_OUT/upstream-off.tsv
 [ "\$(grep -c PASS \$THIN_OUT/upstream-off.tsv)" -gt 30 ] && ok "lksctp-tools: more than 30 pass with the sysctls off" ||
 	bad "lksctp-tools: 30 or fewer pass with the sysctls off"
+# the module's mechanism tests, on this kernel
+THIN_BIN=$T/bin THIN_TRACE_SYSTEM=sctp bash tests/kernel/mechanisms.sh >\$THIN_OUT/mechanisms.log 2>&1
+rc=\$?
+grep -E '^(ok|not ok|#)' \$THIN_OUT/mechanisms.log | sed 's/^/  mechanisms: /'
+mp=\$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed\$/\1/p' \$THIN_OUT/mechanisms.log)
+mf=\$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed\$/\2/p' \$THIN_OUT/mechanisms.log)
+[ \$rc = 0 ] && [ "\${mf:-x}" = 0 ] && [ "\${mp:-0}" -gt 20 ] &&
+	ok "mechanisms.sh: \$mp passed, \$mf failed" ||
+	bad "mechanisms.sh: \${mp:-?} passed, \${mf:-?} failed (exit \$rc)"
 echo "\$pass passed, \$fail failed"
 [ \$fail = 0 ]
 GUEST
 VM_KDIR=$O VM_QUIET=1 "$TOP/tests/vm/run" --kver "$KVER" --noload --out "$T/vm" -- "bash $T/guest.sh"
 rc=$?
-grep -E '^(ok|not ok|lksctp-tools|kernel|# |.*\[ *(OK|FAIL|SKIP) *\])' "$T/vm/console.txt" | sed 's/^/  /'
+grep -E '^(ok|not ok|lksctp-tools|kernel|# |  mechanisms: (not ok|# [0-9a-z]+:)|.*\[ *(OK|FAIL|SKIP) *\])' "$T/vm/console.txt" | sed 's/^/  /'
 tail -n 1 "$T/vm/console.txt"
 exit $rc

@@ -5,7 +5,8 @@
 # (issue 31): the full pristine 7.3 source with every generated patch,
 # a small config (virtme-ng's defconfig for a guest, virtme-configkernel)
 # with CONFIG_IP_SCTP=m and what the in-guest tests use (veth, netem,
-# nftables, network namespaces, IPv6, tracepoints), built out of tree in
+# nftables and its NFQUEUE for thin-drop, network namespaces, IPv6,
+# tracepoints), built out of tree in
 # BUILD/upstream-kernel/final (bzImage, modules in the build directory,
 # where virtme-ng finds them: vng --run DIR).  The upstream form changes
 # struct netns_sctp, so its sctp.ko cannot load into Debian's kernel:
@@ -41,6 +42,7 @@ items=(CONFIG_IP_SCTP=m CONFIG_INET_SCTP_DIAG=m CONFIG_INET_DIAG=y
 	CONFIG_NET_SCHED=y CONFIG_NET_SCH_NETEM=y
 	CONFIG_NETFILTER=y CONFIG_NF_TABLES=y CONFIG_NF_TABLES_INET=y
 	CONFIG_NF_TABLES_IPV4=y CONFIG_NF_TABLES_IPV6=y
+	CONFIG_NETFILTER_ADVANCED=y CONFIG_NETFILTER_NETLINK_QUEUE=y CONFIG_NFT_QUEUE=y
 	CONFIG_FTRACE=y CONFIG_EVENT_TRACING=y
 	CONFIG_KUNIT=n)
 args=()

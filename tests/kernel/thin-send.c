@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/sctp.h>
-#include <linux/sctp_thin.h>
+#include "thin-api.h"
 
 static void msleep(long ms)
 {
@@ -107,7 +107,6 @@ static int do_send(int argc, char **argv)
 	struct sctp_status status;
 	socklen_t slen;
 	struct sctp_thin_info info;
-	socklen_t len;
 	int fd, i, opt, one = 1;
 	long long t0, next;
 	char *buf;
@@ -180,9 +179,8 @@ static int do_send(int argc, char **argv)
 	for (i = 0; i < burst; i++)
 		send(fd, buf, size, 0);
 	if (burst) {
-		len = sizeof(info);
 		memset(&info, 0, sizeof(info));
-		getsockopt(fd, IPPROTO_SCTP, SCTP_THIN_INFO, &info, &len);
+		thin_api_info(fd, &info);
 		burst_flight = info.sti_in_flight;
 		msleep(1000);
 	}
@@ -205,9 +203,8 @@ static int do_send(int argc, char **argv)
 		if (bulk)
 			continue;
 		/* the congestion guard's verdict, once per message sent */
-		len = sizeof(info);
 		memset(&info, 0, sizeof(info));
-		if (!getsockopt(fd, IPPROTO_SCTP, SCTP_THIN_INFO, &info, &len) &&
+		if (!thin_api_info(fd, &info) &&
 		    (info.sti_state & SCTP_THIN_STATE_CONGESTED))
 			congested_samples++;
 	}
@@ -219,9 +216,8 @@ static int do_send(int argc, char **argv)
 	if (!getsockopt(fd, IPPROTO_SCTP, SCTP_STATUS, &status, &slen))
 		printf("rto_last=%u\n", status.sstat_primary.spinfo_rto);
 	/* Counters at the end of the send phase, before the tail drains. */
-	len = sizeof(info);
 	memset(&info, 0, sizeof(info));
-	getsockopt(fd, IPPROTO_SCTP, SCTP_THIN_INFO, &info, &len);
+	thin_api_info(fd, &info);
 	printf("mid_fast_rtx=%llu\nmid_linear_timeouts=%llu\n"
 	       "mid_restart_corrections=%llu\nmid_rto_min_clamps=%llu\n",
 	       info.sti_fast_rtx, info.sti_linear_timeouts,
@@ -229,9 +225,8 @@ static int do_send(int argc, char **argv)
 	t0 = now_ms();
 	while (unacked(fd) > 0 && now_ms() - t0 < wait)
 		msleep(10);
-	len = sizeof(info);
 	memset(&info, 0, sizeof(info));
-	if (getsockopt(fd, IPPROTO_SCTP, SCTP_THIN_INFO, &info, &len))
+	if (thin_api_info(fd, &info))
 		perror("SCTP_THIN_INFO");
 	printf("burst_in_flight=%u\n", burst_flight);
 	printf("congested_samples=%d\n", congested_samples);
