@@ -189,7 +189,10 @@ def later_names(files, place, top, upto):
     'ident' (a define, a macro, a variable: 'name' lines of the map;
     matched as the identifier) or 'field' (a struct field: 'field'
     lines, STRUCT.FIELD; matched after '->' or '.').  A name that some
-    patch <= upto places as well (a static twin) is not later."""
+    patch <= upto places as well (a static twin) is not later, nor one
+    that a 'kept' line keeps from patch <= upto (N SOURCE kept NAME: an
+    out-of-tree function whose calls stay, renamed by rewrite.pl to what
+    upstream has: sctp_thin_inc_stats() is SCTP_INC_STATS())."""
     later = {}
     for (src, kind, name), patch in place.items():
         if patch is not None and patch <= upto:
@@ -205,7 +208,7 @@ def later_names(files, place, top, upto):
     for (src, kind, name), patch in place.items():
         if patch is None or patch > upto:
             continue
-        if kind == 'func':
+        if kind in ('func', 'kept'):
             later.pop(('call', name), None)
         elif kind in ('define', 'macro', 'name'):
             later.pop(('ident', name), None)

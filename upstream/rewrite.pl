@@ -90,3 +90,18 @@ s{/\* The original of \@tsn was lost and a copy repaired it: an RDB copy
 s{/\* a probe \(a copy sent alone\) superseded the original, which the\n\t \* guard counted then; its repaired verdict comes after the ack\n\t \* passed the mark: one loss, counted once\n\t \*/}{/* a retransmission (a copy sent alone) superseded the original,\n\t * which the guard counted then; its repaired verdict comes after\n\t * the ack passed the mark: one loss, counted once\n\t */}g;
 s{"the probe superseded its original"}{"the retransmission superseded its original"}g;
 s{"probe repaired: counted once for the guard"}{"repaired after a retransmission: counted once for the guard"}g;
+
+# The per-netns event counters: the SCTP MIB upstream (mib_glue in
+# scripts/upstream-series.sh), the module's own array here.
+s{\bsctp_thin_inc_stats\(}{SCTP_INC_STATS(}g;
+
+# Before patch 8 (RDB; SCTP_THIN_PATCH is the patch being composed), the
+# text that names it.
+if (($ENV{SCTP_THIN_PATCH} // 99) < 8) {
+	s{ of thin_core\.c is four\n \* files, each opening}{ of thin_core.c is three\n * files, each opening}g;
+	s{^ \*   thin_rdb\.c    redundant data bundling;\n}{}mg;
+	s{;\n \*   then the timeout runs \(thin_timer\.c\) and RDB's verdicts \(thin_rdb\.c\)\.}{;\n *   then the timeout runs (thin_timer.c).}g;
+	s{/\* 0 in a value keeps the current one; SCTP_THIN_RDB_MTU in\n \* stp_rdb_max_bytes is 0 inside \(bounded by the path MTU only\)\.\n \*/}{/* 0 in a value keeps the current one. */}g;
+	s{\(thin\.c, thin_timer\.c,\n \* thin_rdb\.c, thin_ctl\.c\) call of each other\.}{(thin.c, thin_timer.c,\n * thin_ctl.c) call of each other.}g;
+	s{ in stock_rto\.  The sample also feeds RDB's queue gate\.}{ in stock_rto.}g;
+}
