@@ -26,6 +26,7 @@
 #ifdef THIN_API_UPSTREAM
 #include <unistd.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
 #include <linux/inet_diag.h>
@@ -65,7 +66,13 @@ static inline int thin_api_info(int fd, struct sctp_thin_info *ti)
 		.r = {
 			.sdiag_protocol = IPPROTO_SCTP,
 			.idiag_ext = 1 << (INET_DIAG_INFO - 1),
-			.idiag_states = ~0U,
+			/* associations only: with LISTEN or CLOSE asked
+			 * for, sctp_diag lists endpoints first, a
+			 * connected socket's too (same ports, no
+			 * association's counters)
+			 */
+			.idiag_states = ~0U & ~(1U << TCP_LISTEN) &
+					~(1U << TCP_CLOSE),
 		},
 	};
 	struct sockaddr_storage la, pa;
@@ -97,8 +104,9 @@ static inline int thin_api_info(int fd, struct sctp_thin_info *ti)
 
 		for (; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
 			struct inet_diag_msg *m = NLMSG_DATA(h);
+			const struct sctp_info *si;
 			struct rtattr *a;
-			int al;
+			int al, peers;
 
 			if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR) {
 				done = 1;
@@ -106,35 +114,43 @@ static inline int thin_api_info(int fd, struct sctp_thin_info *ti)
 			}
 			if (found || m->id.idiag_sport != lport || m->id.idiag_dport != pport)
 				continue;
+			/* sctp_diag gives the socket first (no association:
+			 * no counters), then each association, which alone
+			 * has INET_DIAG_PEERS
+			 */
 			al = h->nlmsg_len - NLMSG_LENGTH(sizeof(*m));
+			si = NULL;
+			peers = 0;
 			for (a = (struct rtattr *)(m + 1); RTA_OK(a, al); a = RTA_NEXT(a, al)) {
-				const struct sctp_info *si = RTA_DATA(a);
-
-				if (a->rta_type != INET_DIAG_INFO ||
-				    RTA_PAYLOAD(a) < (int)sizeof(*si))
-					continue;
-				ti->sti_flags = si->sctpi_thin_flags;
-				ti->sti_state = si->sctpi_thin_state;
-				ti->sti_in_flight = si->sctpi_thin_in_flight;
-				ti->sti_lossrate = si->sctpi_thin_lossrate;
-				ti->sti_transitions = si->sctpi_thin_transitions;
-				ti->sti_pkts_sent = si->sctpi_thin_pkts_sent;
-				ti->sti_pkts_lost = si->sctpi_thin_pkts_lost;
-				ti->sti_timeouts = si->sctpi_thin_timeouts;
-				ti->sti_linear_timeouts = si->sctpi_thin_linear_timeouts;
-				ti->sti_fast_rtx = si->sctpi_thin_fast_rtx;
-				ti->sti_rto_min_clamps = si->sctpi_thin_rto_min_clamps;
-				ti->sti_restart_corrections = si->sctpi_thin_restarts;
-				ti->sti_guard_undone = si->sctpi_thin_guard_undone;
-				ti->sti_strikes_deferred = si->sctpi_thin_strikes_deferred;
-				ti->sti_resyncs = si->sctpi_thin_resyncs;
-				ti->sti_sack_immediately = si->sctpi_thin_sack_immediately;
-				ti->sti_rdb_chunks = si->sctpi_thin_rdb_chunks;
-				ti->sti_rdb_bytes = si->sctpi_thin_rdb_bytes;
-				ti->sti_rdb_repaired = si->sctpi_thin_rdb_repaired;
-				ti->sti_rdb_gated = si->sctpi_thin_rdb_gated;
-				found = 1;
+				if (a->rta_type == INET_DIAG_PEERS)
+					peers = 1;
+				if (a->rta_type == INET_DIAG_INFO &&
+				    RTA_PAYLOAD(a) >= (int)sizeof(*si))
+					si = RTA_DATA(a);
 			}
+			if (!peers || !si)
+				continue;
+			ti->sti_flags = si->sctpi_thin_flags;
+			ti->sti_state = si->sctpi_thin_state;
+			ti->sti_in_flight = si->sctpi_thin_in_flight;
+			ti->sti_lossrate = si->sctpi_thin_lossrate;
+			ti->sti_transitions = si->sctpi_thin_transitions;
+			ti->sti_pkts_sent = si->sctpi_thin_pkts_sent;
+			ti->sti_pkts_lost = si->sctpi_thin_pkts_lost;
+			ti->sti_timeouts = si->sctpi_thin_timeouts;
+			ti->sti_linear_timeouts = si->sctpi_thin_linear_timeouts;
+			ti->sti_fast_rtx = si->sctpi_thin_fast_rtx;
+			ti->sti_rto_min_clamps = si->sctpi_thin_rto_min_clamps;
+			ti->sti_restart_corrections = si->sctpi_thin_restarts;
+			ti->sti_guard_undone = si->sctpi_thin_guard_undone;
+			ti->sti_strikes_deferred = si->sctpi_thin_strikes_deferred;
+			ti->sti_resyncs = si->sctpi_thin_resyncs;
+			ti->sti_sack_immediately = si->sctpi_thin_sack_immediately;
+			ti->sti_rdb_chunks = si->sctpi_thin_rdb_chunks;
+			ti->sti_rdb_bytes = si->sctpi_thin_rdb_bytes;
+			ti->sti_rdb_repaired = si->sctpi_thin_rdb_repaired;
+			ti->sti_rdb_gated = si->sctpi_thin_rdb_gated;
+			found = 1;
 		}
 	}
 	close(nl);
