@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The thin-stream API of the kernel a test program runs on, for the
- * programs of the in-guest tests (tests/kernel/thin-send.c) and thin-gen.
+ * programs of the in-guest tests (tests/kernel/thin-send.c; thin-gen still
+ * calls the module's options itself).
  *
  * Built as is: our module's (include/uapi/linux/sctp_thin.h), option
  * SCTP_THIN 180 to set, SCTP_THIN_INFO 181 to read the counters.
@@ -26,7 +27,6 @@
 #ifdef THIN_API_UPSTREAM
 #include <unistd.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
 #include <linux/inet_diag.h>
@@ -50,7 +50,8 @@ enum { THIN_API_OPT = SCTP_THIN };
 #define SCTP_THIN THIN_API_OPT
 
 /* The association of one-to-one socket fd: its ports, then the sctp_info
- * of the dump entry with those ports.  0, or -1 with errno set.
+ * of the association's dump entry with those ports.  0, or -1 with errno
+ * set.
  */
 static inline int thin_api_info(int fd, struct sctp_thin_info *ti)
 {
@@ -66,13 +67,7 @@ static inline int thin_api_info(int fd, struct sctp_thin_info *ti)
 		.r = {
 			.sdiag_protocol = IPPROTO_SCTP,
 			.idiag_ext = 1 << (INET_DIAG_INFO - 1),
-			/* associations only: with LISTEN or CLOSE asked
-			 * for, sctp_diag lists endpoints first, a
-			 * connected socket's too (same ports, no
-			 * association's counters)
-			 */
-			.idiag_states = ~0U & ~(1U << TCP_LISTEN) &
-					~(1U << TCP_CLOSE),
+			.idiag_states = ~0U,
 		},
 	};
 	struct sockaddr_storage la, pa;
