@@ -435,10 +435,11 @@ unsigned long __sctp_thin_t3_arm(struct sctp_transport *tp)
  * opened: V(k) moves there if that is later (never earlier).  A run can
  * outlive the SACK: it ends only where a packet still in flight on the
  * path is acked (sctp_thin_runs_end()), and a spurious thin expiry gave
- * up the packets the SACK acks.  Measured before this rule: RTT 100 ->
- * 750 ms on a live path (mechanisms.sh, spike), stock RTO 1 s, stock
- * never expired while thin counted errors; a guest stall of 200 ms made
- * one thin association abort 200 ms before stock's (safety.sh telecom).
+ * up the packets the SACK acks.  Measured before this rule: with the RTT
+ * of a live path rising from 100 to 750 ms and stock's RTO at 1 s, stock
+ * never expired while thin counted an error; a stall of 200 ms (a busy
+ * virtual machine) made one thin association of 16 abort 200 ms before
+ * the earliest of stock's.
  */
 static unsigned long sctp_thin_t3_restarted(struct sctp_transport *tp,
 					    unsigned long now,
