@@ -2,6 +2,7 @@
 /* Deterministic SCTP loss injector and sender-side capture, on NFQUEUE.
  *
  *   thin-drop -q QUEUE -l LOG [-A] [-u PORT] [-d K:N]... [-s|-S K:N]...
+ *	       [-H K:MS] [-X K:MS]
  *	       [-t SECONDS]
  *
  * Every IPv4 SCTP packet queued to QUEUE is examined; with -u PORT also
@@ -16,7 +17,13 @@
  * report no duplicate TSNs: a stretch of lost SACKs that makes the
  * sender time out spuriously, while the SACKs telling it so (their dup
  * reports, RFC 9260 6.2) pass.  "-S K:N" is the same for any SACK, dup
- * reports or not (with RDB nearly every SACK reports one).  Everything else is accepted.  Each DATA
+ * reports or not (with RDB nearly every SACK reports one).  "-H K:MS"
+ * holds every SACK whose cumulative TSN ack is base + K or later for MS
+ * ms before it passes (a latency spike on the way back); "-X K:MS" drops
+ * every SACK whose cumulative TSN ack is base + K or later, for MS ms from
+ * the first such SACK of the flow, and after that lets them all pass at
+ * once (no hold): the SACKs lost for a while.  -X wins over -H; both
+ * apply to every flow, each with its own base and clock.  Everything else is accepted.  Each DATA
  * chunk of each packet is logged with its time:
  *
  *   <time_ns> <sport>-<dport> <tsn-offset> <transmission#> <DROP|PASS> [I]
@@ -35,6 +42,7 @@
 #include <libnetfilter_queue/libnetfilter_queue.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,7 +60,18 @@ struct flow {
 	uint16_t sport, dport;
 	uint32_t base;		/* first DATA TSN seen */
 	uint8_t tx[MAX_TSNS];	/* transmissions seen per TSN offset */
+	uint64_t cut;		/* -X: when its first SACK was dropped */
 };
+
+/* -H: SACKs held, released in order (the same delay for each). */
+#define MAX_HELD	1024
+static struct {
+	uint32_t id;
+	uint64_t at;
+} held[MAX_HELD];
+static unsigned int held_head, held_n;
+static long hold_k = -1, cut_k = -1;
+static uint64_t hold_ns, cut_ns;
 
 struct rule {
 	uint32_t k, n;
@@ -99,7 +118,7 @@ static uint32_t be32(const uint8_t *p)
 	return ((uint32_t)p[0] << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
 }
 
-/* Returns 1 to drop. */
+/* Returns 1 to drop, 2 to hold (-H). */
 static int examine(uint8_t *pkt, int len)
 {
 	struct iphdr *ip = (struct iphdr *)pkt;
@@ -163,7 +182,15 @@ static int examine(uint8_t *pkt, int len)
 				int cum = (int)(be32(c + 4) - df->base);
 				unsigned int dups = (c[14] << 8) | c[15];
 
-				for (i = 0; i < nsack_rules; i++) {
+				if (cut_k >= 0 && cum >= cut_k) {
+					if (!df->cut)
+						df->cut = t;
+					if (t - df->cut < cut_ns)
+						drop = 1;
+				} else if (hold_k >= 0 && cum >= hold_k) {
+					drop = 2;
+				}
+				for (i = 0; i < nsack_rules && !drop; i++) {
 					struct rule *r = &sack_rules[i];
 
 					if (dups && !r->any)
@@ -177,7 +204,8 @@ static int examine(uint8_t *pkt, int len)
 				fprintf(logf, "%llu %u-%u SACK %d %u %u %s\n",
 					(unsigned long long)t, df->sport,
 					df->dport, cum, (c[12] << 8) | c[13],
-					dups, drop ? "DROP" : "PASS");
+					dups, drop == 2 ? "HOLD" :
+					drop ? "DROP" : "PASS");
 			}
 		}
 		c += (clen + 3) & ~3;
@@ -203,7 +231,40 @@ static int cb(struct nfq_q_handle *qh, struct nfgenmsg *msg,
 	(void)data;
 	len = nfq_get_payload(nfa, &pkt);
 	drop = len > 0 ? examine(pkt, len) : 0;
-	return nfq_set_verdict(qh, id, drop ? NF_DROP : NF_ACCEPT, 0, NULL);
+	if (drop == 2 && held_n < MAX_HELD) {
+		unsigned int i = (held_head + held_n++) % MAX_HELD;
+
+		held[i].id = id;
+		held[i].at = now_ns() + hold_ns;
+		return 0;
+	}
+	return nfq_set_verdict(qh, id, drop == 1 ? NF_DROP : NF_ACCEPT, 0,
+			       NULL);
+}
+
+/* Pass the held SACKs that are due; the ms until the next is (or 200). */
+static int release(struct nfq_q_handle *qh)
+{
+	uint64_t t = now_ns();
+
+	while (held_n && held[held_head].at <= t) {
+		nfq_set_verdict(qh, held[held_head].id, NF_ACCEPT, 0, NULL);
+		held_head = (held_head + 1) % MAX_HELD;
+		held_n--;
+	}
+	return held_n ? (int)((held[held_head].at - t) / 1000000) + 1 : 200;
+}
+
+/* "K:MS" into @k and @ns; nonzero if bad. */
+static int add_window(long *k, uint64_t *ns, const char *arg)
+{
+	unsigned int kk, ms;
+
+	if (sscanf(arg, "%u:%u", &kk, &ms) != 2)
+		return -1;
+	*k = kk;
+	*ns = (uint64_t)ms * 1000000ull;
+	return 0;
 }
 
 /* "K:N" appended to @r (@n rules so far); nonzero if bad or full. */
@@ -230,8 +291,16 @@ int main(int argc, char **argv)
 	char buf[65536] __attribute__((aligned));
 	uint64_t deadline;
 
-	while ((opt = getopt(argc, argv, "Aq:l:d:s:S:t:u:")) != -1) {
+	while ((opt = getopt(argc, argv, "Aq:l:d:s:S:t:u:H:X:")) != -1) {
 		switch (opt) {
+		case 'H':
+		case 'X':
+			if (add_window(opt == 'H' ? &hold_k : &cut_k,
+				       opt == 'H' ? &hold_ns : &cut_ns, optarg)) {
+				fprintf(stderr, "bad -%c %s\n", opt, optarg);
+				return 2;
+			}
+			break;
 		case 'A':
 			any_chunk = 1;
 			break;
@@ -259,7 +328,7 @@ int main(int argc, char **argv)
 			udp_port = atoi(optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: %s -q Q -l LOG [-A] [-u PORT] [-d K:N]... [-s|-S K:N]... [-t S]\n",
+			fprintf(stderr, "usage: %s -q Q -l LOG [-A] [-u PORT] [-d K:N]... [-s|-S K:N]... [-H K:MS] [-X K:MS] [-t S]\n",
 				argv[0]);
 			return 2;
 		}
@@ -290,11 +359,20 @@ int main(int argc, char **argv)
 	fprintf(stderr, "thin-drop: queue %d ready\n", queue);
 	deadline = now_ns() + (uint64_t)seconds * 1000000000ull;
 	while (!stop && now_ns() < deadline) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+		if (poll(&pfd, 1, release(qh)) <= 0)
+			continue;
 		rv = recv(fd, buf, sizeof(buf), 0);
 		if (rv >= 0)
 			nfq_handle_packet(h, buf, rv);
 		else if (errno != EAGAIN && errno != EINTR && errno != ENOBUFS)
 			break;
+	}
+	while (held_n) {	/* nothing stays queued */
+		nfq_set_verdict(qh, held[held_head].id, NF_ACCEPT, 0, NULL);
+		held_head = (held_head + 1) % MAX_HELD;
+		held_n--;
 	}
 	nfq_destroy_queue(qh);
 	nfq_close(h);
