@@ -199,8 +199,9 @@ void __sctp_thin_update_rto(struct sctp_transport *tp)
  * stock's: PF, path failure and abort come no earlier (up to one thin
  * RTO later, at the first thin expiry after stock's).  Linear timeouts
  * apply only before that first counted expiry.  A bulk flow, whose RTO
- * is stock's, counts every expiry as stock does.  A run ends where stock
- * clears the path's error counter, or where its T3-rtx stops
+ * is stock's, counts every expiry as stock does.  A run ends where a
+ * packet still in flight on the path is acked (stock clears the path's
+ * error counter there too), or where its T3-rtx stops
  * (sctp_thin_runs_end()).
  *
  * Multi-homed (RFC 9260 6.4.1): the retransmissions of a T3-rtx expiry go
@@ -430,16 +431,23 @@ unsigned long __sctp_thin_t3_arm(struct sctp_transport *tp)
 }
 
 /* A SACK restarts the T3-rtx (RFC 9260 6.3.2 R3, R4); stock restarts its
- * own there too, with its RTO from now.  Within a timeout run stock's next
- * expiry is then that restart's, not V(k) as recorded when the run
- * opened: V(k) moves there if that is later (never earlier).  A run can
- * outlive the SACK: it ends only where a packet still in flight on the
- * path is acked (sctp_thin_runs_end()), and a spurious thin expiry gave
- * up the packets the SACK acks.  Measured before this rule: with the RTT
- * of a live path rising from 100 to 750 ms and stock's RTO at 1 s, stock
- * never expired while thin counted an error; a stall of 200 ms (a busy
- * virtual machine) made one thin association of 16 abort 200 ms before
- * the earliest of stock's.
+ * own there too, from now.  Within a timeout run stock's next expiry is
+ * then that restart's, not V(k) as recorded when the run opened: V(k)
+ * moves there if that is later (never earlier).  A run can outlive the
+ * SACK: it ends only where a packet still in flight on the path is acked
+ * (sctp_thin_runs_end()), and a spurious thin expiry gave up the packets
+ * the SACK acks.  Measured before this rule: with the RTT of a live path
+ * rising from 100 to 750 ms and stock's RTO at 1 s, stock never expired
+ * while thin counted an error; a stall of 200 ms (a busy virtual
+ * machine) made one thin association of 16 abort 200 ms before the
+ * earliest of stock's.
+ *
+ * Not covered yet, where stock's restart is later than recorded: stock
+ * takes an RTT sample from that SACK where Karn's rule (RFC 9260 6.3.1
+ * C5) keeps ours from it, so after a spike beyond RTO.Min its RTO grows
+ * and ours does not; and, multi-homed, a SACK that acks chunks given up
+ * on one path and retransmitted on another restarts stock's timer on the
+ * first path and ours on the second (the first keeps its run).
  */
 static unsigned long sctp_thin_t3_restarted(struct sctp_transport *tp,
 					    unsigned long now,
