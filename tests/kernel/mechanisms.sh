@@ -387,26 +387,27 @@ rounds() {
 if [ $STOCK = 0 ]; then
 	mkdir -p "$OUTDIR"
 	thin_sysctls_off
-	ip netns exec $R "$BIN/thin-send" recv 5191 60 &
-	ip netns exec $R "$BIN/thin-send" recv 5192 60 &
+	ip netns exec $R "$BIN/thin-send" recv 5211 60 &
+	ip netns exec $R "$BIN/thin-send" recv 5212 60 &
 	ip netns exec $E "$BIN/thin-drop" -q 0 -l "$OUTDIR/spike.log" -t 60 -H 15:700 -X 19:3350 \
 		2>"$OUTDIR/spike.drop" &
 	inj=$!
-	thin_wait_listen sctp 5191
-	thin_wait_listen sctp 5192
+	thin_wait_listen sctp 5211
+	thin_wait_listen sctp 5212
 	for _ in $(seq 1 100); do
 		grep -q ready "$OUTDIR/spike.drop" 2>/dev/null && break
 		sleep 0.1
 	done
-	ip netns exec $S "$BIN/thin-send" send 10.0.2.1 5191 -f 0x7f -r 200 -n 80 -i 100 -w 20000 \
+	ip netns exec $S "$BIN/thin-send" send 10.0.2.1 5211 -f 0x7f -r 200 -n 80 -i 100 -w 20000 \
 		>"$OUTDIR/spike-on.out" 2>&1 &
-	ip netns exec $S "$BIN/thin-send" send 10.0.2.1 5192 -n 80 -i 100 -w 20000 >"$OUTDIR/spike-off.out" 2>&1
-	wait %4 2>/dev/null
+	on=$!
+	ip netns exec $S "$BIN/thin-send" send 10.0.2.1 5212 -n 80 -i 100 -w 20000 >"$OUTDIR/spike-off.out" 2>&1
+	wait "$on"
 	sleep 0.5
 	kill $inj
 	wait $inj 2>/dev/null
-	ns=$(rounds "$OUTDIR/spike.log" 5192)
-	echo "# spike: stock T3-rtx rounds ${ns:-?}; thin: rounds $(rounds "$OUTDIR/spike.log" 5191), timeouts $(thin_kv spike-on timeouts), deferred $(thin_kv spike-on strikes_deferred), linear $(thin_kv spike-on linear_timeouts)"
+	ns=$(rounds "$OUTDIR/spike.log" 5212)
+	echo "# spike: stock T3-rtx rounds ${ns:-?}; thin: rounds $(rounds "$OUTDIR/spike.log" 5211), timeouts $(thin_kv spike-on timeouts), deferred $(thin_kv spike-on strikes_deferred), linear $(thin_kv spike-on linear_timeouts)"
 	g=$ns
 	thin_expect "g >= 1" "spike-off: stock expired after the SACKs were lost"
 	g=$(thin_kv spike-on strikes_deferred)
