@@ -31,7 +31,19 @@
 #      sample); every path 2 ACTIVE at the sender before the traffic
 #      starts; both paths cut for good;
 #   c. as b, but path 1 alone is cut (the primary fails, path 2 carries on)
-#      for MHFAIL_C_SECONDS (16) of traffic, then the senders drain.
+#      for MHFAIL_C_SECONDS (16) of traffic, then the senders drain;
+#   d. as b, with rto_min 1500 in S, and nothing cut: path 1's delay
+#      rises from 50 to 450 ms each way (RTT 900 ms, plus up to 200 ms
+#      of delayed SACK: below stock's RTO of 1.5 s) for
+#      MHFAIL_D_SECONDS (10), then falls back; the senders go on 5 s
+#      more and drain.  Thin (RTO 200 ms, backed off to 400 and 800 by
+#      the dup reports) expires spuriously on path 1 and sends its
+#      copies on path 2, whose SACKs ack them; stock's T3-rtx of path 1
+#      never expires (each SACK restarts it, RFC 9260 6.3.2 R3), so its
+#      path 1 is never potentially failed.  Thin's errors on path 1 must
+#      count no earlier than stock's: the SACK acking a packet given up
+#      early clears path 1's error counter for stock (8.2), wherever our
+#      copy went (thin_timer.c, sctp_thin_stock_acked()).
 # Measured per association, seconds from the cut: path 1 PF (p1_pf) and
 # UNREACHABLE (p1_down), path 2 PF and UNREACHABLE, the abort (COMM_LOST).
 # A path whose association aborted before it was declared failed counts
@@ -45,6 +57,11 @@
 #     association (so p1_down and p2_down are too); c: p1_pf and p1_down,
 #     no path 2 event, no abort, every message exactly once, intact, in
 #     order, the first-message latency present for every association;
+#   - d: no path 2 event, no abort, every message exactly once, intact,
+#     in order; no more associations with path 1 PF, nor with path 1
+#     UNREACHABLE, in thin than in stock (counts, no tolerance); thin
+#     expired early at least once (SctpThinStrikesDeferred grew: the
+#     rule was exercised);
 #   - per scenario and event: thin no earlier than stock, by statistics
 #     over the associations of each variant, with the tolerance TOL
 #     (below): median(thin) >= median(stock) - TOL and min(thin) >=
@@ -54,8 +71,8 @@
 #     compared: thin is meant to be faster there.
 # One line per scenario and variant ("# mhfail-a-stock: median ... | min
 # ..."), and a table in $THIN_OUT/mhfail/summary.md.  At the end no
-# thin-sctp object is left.  MHFAIL_SCENARIOS (default "a b c") picks
-# scenarios, MHFAIL_ASSOCS (16) the associations per variant.  About 150 s
+# thin-sctp object is left.  MHFAIL_SCENARIOS (default "a b c d") picks
+# scenarios, MHFAIL_ASSOCS (16) the associations per variant.  About 200 s
 # in a TCG guest.
 . "$(dirname "$0")/lib.sh"
 thin_out mhfail
@@ -63,6 +80,8 @@ thin_need_gen
 N=${MHFAIL_ASSOCS:-16}
 PRE=5
 CSEC=${MHFAIL_C_SECONDS:-16}
+DSEC=${MHFAIL_D_SECONDS:-10}
+DDELAY=450
 THIN_FLAGS=${MHFAIL_THIN_FLAGS:-rto_min,restart,linear,fr,loss,guard,si}
 # Tolerance, ms.  The error between two variants that follow the same
 # schedule:
@@ -143,12 +162,14 @@ cut_prepare() {
 	exec 5>"$FIFO/s" 6>"$FIFO/r"
 }
 # $1: "1" or "1 2": cut those paths, 100 % loss both ways, the sender's
-# side first (its packets are the ones that count).
+# side first (its packets are the ones that count).  $2 (d): a delay in
+# ms instead, no loss.
 cut() {
-	local p s_cmds="" r_cmds=""
+	local p s_cmds="" r_cmds="" how="delay ${THIN_MH_DELAY}ms loss 100%"
+	[ -n "${2:-}" ] && how="delay ${2}ms"
 	for p in $1; do
-		s_cmds+="qdisc replace dev s$((p - 1)) root netem delay ${THIN_MH_DELAY}ms loss 100% limit 10000"$'\n'
-		r_cmds+="qdisc replace dev r$((p - 1)) root netem delay ${THIN_MH_DELAY}ms loss 100% limit 10000"$'\n'
+		s_cmds+="qdisc replace dev s$((p - 1)) root netem $how limit 10000"$'\n'
+		r_cmds+="qdisc replace dev r$((p - 1)) root netem $how limit 10000"$'\n'
 	done
 	printf '%s' "$s_cmds" >&5
 	printf '%s' "$r_cmds" >&6
@@ -227,7 +248,10 @@ scenario() {
 	# c: the senders stop CSEC s after the cut and deliver what is left
 	# over path 2.
 	[ "$sc" = c ] && paths="1" dur=$((PRE + CSEC)) drain=60
+	[ "$sc" = d ] && paths="1" dur=$((PRE + DSEC + 5)) drain=60
 	mf_up
+	[ "$sc" != d ] || ip netns exec $S sysctl -q -w net.sctp.rto_min=1500 || not_ok "d: rto_min"
+
 	for v in $VARIANTS; do
 		ip netns exec $R "$GEN" sink --proto sctp --listen "0.0.0.0:${PORT[$v]}" \
 			--expect "$N" --duration 300 --progress 0 --log "$OUT/$sc-$v.sink" \
@@ -268,10 +292,20 @@ scenario() {
 	go=$(now_ns)
 	sleep $PRE
 	cut_ns=$(now_ns)
-	cut "$paths"
+	DEF0=$(thin_mib $S SctpThinStrikesDeferred)
+	if [ "$sc" = d ]; then
+		cut "$paths" $DDELAY
+	else
+		cut "$paths"
+	fi
 	echo "# $sc: path(s) $paths cut $(( ($(now_ns) - go) / 1000000 )) ms after the traffic started (took $(( ($(now_ns) - cut_ns) / 1000000 )) ms)"
 	echo "$cut_ns" >"$OUT/$sc.cut_ns"
-	if [ "$sc" != c ]; then
+	if [ "$sc" = d ]; then
+		sleep "$DSEC"
+		thin_mh_netem 0
+		echo "# d: path 1 back to ${THIN_MH_DELAY} ms $(( ($(now_ns) - cut_ns) / 1000000 )) ms after it rose"
+	fi
+	if [ "$sc" = a ] || [ "$sc" = b ]; then
 		# Until every association has aborted (at most 40 s).
 		while :; do
 			n=$(cat "$OUT/$sc-stock.ev" "$OUT/$sc-thin.ev" 2>/dev/null | grep -c ' assoc COMM_LOST ')
@@ -286,13 +320,14 @@ scenario() {
 		for v in $VARIANTS; do
 			wait "${SEND[$v]}"
 			st=$?
-			check '[ $st = 0 ] && ! grep -q "thin-gen: assoc" "$OUT/c-$v.send.err"' \
-				"c/$v: sender exits 0, no association failed ($(tail -n 1 "$OUT/c-$v.send.err" 2>/dev/null))"
+			check '[ $st = 0 ] && ! grep -q "thin-gen: assoc" "$OUT/$sc-$v.send.err"' \
+				"$sc/$v: sender exits 0, no association failed ($(tail -n 1 "$OUT/$sc-$v.send.err" 2>/dev/null))"
 		done
 		for v in $VARIANTS; do
 			for i in $(seq 1 100); do kill -0 "${SINK[$v]}" 2>/dev/null || break; sleep 0.1; done
 		done
 	fi
+	DEF1=$(thin_mib $S SctpThinStrikesDeferred)
 	kill "$SAMPLER" "$THIN_LATE" 2>/dev/null
 	wait "$SAMPLER" "$THIN_LATE" 2>/dev/null
 	read -r i n < <(thin_late_stats "$OUT/$sc.late" "$cut_ns" 15)
@@ -313,6 +348,10 @@ scenario() {
 scenario_checks() {
 	local sc=$1 cut_ns=$2 v e req cmp line nn med min q k vv vals nv what a b
 	local -A ST NOTE
+	if [ "$sc" = d ]; then
+		d_checks "$cut_ns"
+		return
+	fi
 	if [ "$sc" = c ]; then
 		req="p1_pf p1_down" cmp="p1_pf p1_down"
 	else
@@ -336,7 +375,7 @@ scenario_checks() {
 		if [ "$sc" = c ]; then
 			check '[ "${NOTE[$v.p2_pf]}${NOTE[$v.p2_down]}${NOTE[$v.abort]}" = 000 ]' \
 				"c/$v: path 2 never PF nor UNREACHABLE, no abort (${NOTE[$v.p2_pf]}, ${NOTE[$v.p2_down]}, ${NOTE[$v.abort]})"
-			c_delivery "$v" "$cut_ns"
+			c_delivery c "$v" "$cut_ns"
 		fi
 		line="# mhfail-$sc-$v:"
 		for k in median min; do
@@ -399,29 +438,63 @@ scenario_title() {
 	a) echo "sctp_connectx() to both addresses, both paths cut" ;;
 	b) echo "connected through 10.0.1.2, path 2 confirmed by heartbeat, both paths cut" ;;
 	c) echo "as b, path 1 alone cut" ;;
+	d) echo "as b, path 1 slowed, nothing cut" ;;
 	esac
 }
 
-# c: every message exactly once, in order; the latency (ms) of each
+# c, d: every message exactly once, in order; the latency (ms) of each
 # association's first message sent after the cut, into LAT[$v.med],
-# LAT[$v.max].  $1: variant, $2: cut (ns).
+# LAT[$v.max].  $1: scenario, $2: variant, $3: cut (ns).
 declare -A LAT
 c_delivery() {
-	local v=$1 cut_ns=$2 kvp r
+	local sc=$1 v=$2 cut_ns=$3 kvp r
 	local -A V=()
-	r=$(thin_verify "$OUT/c-$v.send" "$OUT/c-$v.sink")
-	echo "# c/$v: $r; sink: $(grep -o 'dups=.*' "$OUT/c-$v.sink.out" | head -n 1)"
+	r=$(thin_verify "$OUT/$sc-$v.send" "$OUT/$sc-$v.sink")
+	echo "# $sc/$v: $r; sink: $(grep -o 'dups=.*' "$OUT/$sc-$v.sink.out" | head -n 1)"
 	for kvp in $r; do V[${kvp%%=*}]=${kvp#*=}; done
-	check '[ "${V[sent]}" -gt 0 ] && [ "${V[recv]}" = "${V[sent]}" ] && [ "${V[missing]}${V[dup]}${V[extra]}${V[mismatch]}${V[order]}" = 00000 ] && grep -q "dups=0 gaps=0 bad=0 corrupt=0" "$OUT/c-$v.sink.out"' \
-		"c/$v: every message exactly once, intact, in order (${V[recv]}/${V[sent]})"
+	check '[ "${V[sent]}" -gt 0 ] && [ "${V[recv]}" = "${V[sent]}" ] && [ "${V[missing]}${V[dup]}${V[extra]}${V[mismatch]}${V[order]}" = 00000 ] && grep -q "dups=0 gaps=0 bad=0 corrupt=0" "$OUT/$sc-$v.sink.out"' \
+		"$sc/$v: every message exactly once, intact, in order (${V[recv]}/${V[sent]})"
 	awk -v c="$cut_ns" '!/^#/ && $4 >= c && (!($1 in f) || $4 < f[$1]) { f[$1] = $4; l[$1] = ($5 - $4) / 1e6 }
-		END { for (i in l) printf "%d %.1f\n", i, l[i] }' "$OUT/c-$v.sink" | sort -n >"$OUT/c-$v.firstlat"
+		END { for (i in l) printf "%d %.1f\n", i, l[i] }' "$OUT/$sc-$v.sink" | sort -n >"$OUT/$sc-$v.firstlat"
 	read -r LAT[$v.n] LAT[$v.med] LAT[$v.max] < <(awk '{ v[n++] = $2 + 0 } END {
 		if (!n) { print "0 - -"; exit }
 		for (i = 1; i < n; i++) for (j = i; j > 0 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
-		printf "%d %.0f %.0f\n", n, n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, v[n - 1] }' "$OUT/c-$v.firstlat")
+		printf "%d %.0f %.0f\n", n, n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, v[n - 1] }' "$OUT/$sc-$v.firstlat")
 	check '[ "${LAT[$v.n]}" = "$N" ] && numeric "${LAT[$v.med]}" && numeric "${LAT[$v.max]}"' \
-		"c/$v: first message after the cut delivered on every association (${LAT[$v.n]}/$N; latency median ${LAT[$v.med]} ms, max ${LAT[$v.max]} ms)"
+		"$sc/$v: first message after the cut delivered on every association (${LAT[$v.n]}/$N; latency median ${LAT[$v.med]} ms, max ${LAT[$v.max]} ms)"
+}
+
+# d: counts of associations with each path event; thin no more than
+# stock for path 1, none on path 2 nor aborts for either.  $1: the rise
+# (ns).
+d_checks() {
+	local cut_ns=$1 v e
+	local -A CNT
+	for v in $VARIANTS; do
+		for e in p1_pf p1_down p2_pf p2_down abort; do
+			CNT[$v.$e]=$(ev_notified "$OUT/d-$v.times" "$e")
+		done
+		check '[ "${CNT[$v.p2_pf]}${CNT[$v.p2_down]}${CNT[$v.abort]}" = 000 ]' \
+			"d/$v: path 2 never PF nor UNREACHABLE, no abort (${CNT[$v.p2_pf]}, ${CNT[$v.p2_down]}, ${CNT[$v.abort]})"
+		c_delivery d "$v" "$cut_ns"
+		echo "# mhfail-d-$v: associations with path 1 PF ${CNT[$v.p1_pf]}/$N, UNREACHABLE ${CNT[$v.p1_down]}/$N; first_msg_latency_ms median=${LAT[$v.med]} max=${LAT[$v.max]}"
+	done
+	for e in p1_pf p1_down; do
+		check '[[ "${CNT[thin.$e]}" =~ ^[0-9]+$ ]] && [[ "${CNT[stock.$e]}" =~ ^[0-9]+$ ]] && [ "${CNT[thin.$e]}" -le "${CNT[stock.$e]}" ]' \
+			"d: $e in no more thin associations than stock ones (thin ${CNT[thin.$e]}, stock ${CNT[stock.$e]} of $N)"
+	done
+	check '[[ "$DEF0" =~ ^[0-9]+$ ]] && [[ "$DEF1" =~ ^[0-9]+$ ]] && [ "$DEF1" -gt "$DEF0" ]' \
+		"d: thin expired early on the slow path (SctpThinStrikesDeferred $DEF0 -> $DEF1)"
+	{
+		echo
+		echo "### Scenario d (rto_min 1500; path 1's delay 50 -> $DDELAY ms each way for $DSEC s, nothing cut), $N associations per variant"
+		echo
+		echo "| variant | path 1 PF | path 1 UNREACHABLE | path 2 PF | abort | first message latency ms (median, max) |"
+		echo "|---|---|---|---|---|---|"
+		for v in $VARIANTS; do
+			echo "| $v | ${CNT[$v.p1_pf]} | ${CNT[$v.p1_down]} | ${CNT[$v.p2_pf]} | ${CNT[$v.abort]} | ${LAT[$v.med]}, ${LAT[$v.max]} |"
+		done
+	} >>"$OUT/summary.md"
 }
 
 {
@@ -435,7 +508,7 @@ c_delivery() {
 	echo "median against stock's earliest; L earliest, and thin's median against stock's earliest;"
 	echo "J thin's median against stock's earliest (heartbeat jitter: see the script)."
 } >"$OUT/summary.md"
-for sc in ${MHFAIL_SCENARIOS:-a b c}; do
+for sc in ${MHFAIL_SCENARIOS:-a b c d}; do
 	scenario "$sc"
 done
 thin_mh_lab_down
