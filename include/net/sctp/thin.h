@@ -102,11 +102,6 @@ struct sctp_thin_path {
 	u8 rto_suspect;			/* a spurious retransmission since the
 					 * last RTT sample: no linear timeouts
 					 */
-	u8 shadow;			/* stock's estimator took a sample of
-					 * its own: stock_srtt, stock_rttvar
-					 */
-	u32 stock_srtt;			/* stock's SRTT and RTTVAR (RFC 9260 */
-	u32 stock_rttvar;		/* 6.3.1) while shadow, in jiffies */
 	struct sctp_thin_rdb_gate rdb_gate;	/* RDB: a queue stands */
 	struct sctp_thin_rtt rtt;	/* tail probe: SRTT in µs */
 	struct sctp_thin_rack rack;	/* time-based loss rule (RACK) */
@@ -171,7 +166,7 @@ void __sctp_thin_rdb(struct sctp_association *asoc,
 		     struct sctp_packet *packet);
 void __sctp_thin_sack(struct sctp_association *asoc,
 		      struct sctp_sackhdr *sack);
-void __sctp_thin_update_rto(struct sctp_transport *tp, u32 rtt);
+void __sctp_thin_update_rto(struct sctp_transport *tp);
 bool __sctp_thin_strike(struct sctp_association *asoc,
 			struct sctp_transport *tp, int is_hb);
 void __sctp_thin_strike_done(struct sctp_association *asoc,

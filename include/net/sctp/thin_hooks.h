@@ -49,10 +49,10 @@ static inline void sctp_thin_sack(struct sctp_association *asoc,
 }
 
 /* 5.2: after lksctp computed the RTO from a new RTT sample. */
-static inline void sctp_thin_update_rto(struct sctp_transport *tp, u32 rtt)
+static inline void sctp_thin_update_rto(struct sctp_transport *tp)
 {
 	if (unlikely(tp->asoc->thin))
-		__sctp_thin_update_rto(tp, rtt);
+		__sctp_thin_update_rto(tp);
 }
 
 /* The T3-rtx timer of tp expired (sctp_sf_do_6_3_3_rtx()): the strike
