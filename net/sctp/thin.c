@@ -555,12 +555,14 @@ static void sctp_thin_clock_sacked(struct sctp_association *asoc,
 }
 
 /* 5.1: packets leave the list when acked; a packet whose highest TSN is
- * reported missing three times is lost (RFC 9260 7.2.4).
+ * reported missing three times is lost (RFC 9260 7.2.4).  @from: the
+ * path the SACK arrived on.
  */
 static void sctp_thin_sack_read(struct sctp_association *asoc, u32 cum_tsn,
 				bool moved, const struct sctp_thin_gap *gaps,
 				unsigned int n,
-				const struct sctp_thin_dups *dups)
+				const struct sctp_thin_dups *dups,
+				const struct sctp_transport *from)
 {
 	struct sctp_thin_assoc *ta = asoc->thin;
 
@@ -570,7 +572,7 @@ static void sctp_thin_sack_read(struct sctp_association *asoc, u32 cum_tsn,
 	if (ta->rdb.chunks)	/* else never bundled: no verdict due */
 		sctp_thin_rdb_verdicts(asoc, cum_tsn, gaps, n, dups->tsn,
 				       dups->n);
-	sctp_thin_runs_end(asoc, moved);
+	sctp_thin_runs_end(asoc, moved, from);
 	sctp_thin_update(asoc, ta);
 	if (sctp_thin_probe_live(asoc))
 		sctp_thin_probe_sacked(asoc, cum_tsn, gaps, n, dups->tsn,
@@ -584,7 +586,8 @@ static void sctp_thin_sack_read(struct sctp_association *asoc, u32 cum_tsn,
  */
 static noinline void sctp_thin_sack_lists(struct sctp_association *asoc,
 					  struct sctp_sackhdr *sack,
-					  bool moved)
+					  bool moved,
+					  const struct sctp_transport *from)
 {
 	struct sctp_thin_gap gaps[SCTP_THIN_MAX_GAPS];
 	union sctp_sack_variable *frags;
@@ -600,10 +603,11 @@ static noinline void sctp_thin_sack_lists(struct sctp_association *asoc,
 			    &dups);
 	n = sctp_thin_sack_gaps(asoc->thin, frags, blocks, gaps);
 	sctp_thin_sack_read(asoc, ntohl(sack->cum_tsn_ack), moved, gaps, n,
-			    &dups);
+			    &dups, from);
 }
 
-void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
+void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack,
+		      const struct sctp_transport *from)
 {
 	struct sctp_thin_assoc *ta = asoc->thin;
 	bool moved;
@@ -620,10 +624,10 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack)
 	if (sctp_thin_clock_on(asoc))
 		sctp_thin_core_clock(&ta->core, sctp_thin_now_us());
 	if (sack->num_gap_ack_blocks || sack->num_dup_tsns)
-		sctp_thin_sack_lists(asoc, sack, moved);
+		sctp_thin_sack_lists(asoc, sack, moved, from);
 	else
 		sctp_thin_sack_read(asoc, ntohl(sack->cum_tsn_ack), moved,
-				    NULL, 0, &sctp_thin_no_dups);
+				    NULL, 0, &sctp_thin_no_dups, from);
 }
 
 /* Upstream purged the outqueue (__sctp_outq_teardown()): a peer restart

@@ -49,6 +49,7 @@ void sctp_thin_core_destroy(struct sctp_thin_core *c)
 	c->used = 0;
 	c->size = 0;
 	c->in_flight = 0;
+	c->stock = 0;
 }
 
 /* Drop dead slots at the head. */
@@ -174,7 +175,7 @@ static bool sctp_thin_room(struct sctp_thin_core *c, gfp_t gfp)
 
 	if (c->used < c->size)
 		return true;
-	if (c->used > c->in_flight) {
+	if (c->used > c->in_flight + c->stock) {
 		size = c->size;
 		ring = c->ring;
 	} else {
@@ -192,7 +193,7 @@ static bool sctp_thin_room(struct sctp_thin_core *c, gfp_t gfp)
 	for (i = 0; i < c->used; i++) {
 		struct sctp_thin_pkt *p = sctp_thin_slot(c, i);
 
-		if (p->state != SCTP_THIN_PKT_LIVE)
+		if (p->state == SCTP_THIN_PKT_DEAD)
 			continue;
 		if (ring == c->ring)
 			*sctp_thin_slot(c, n) = *p;
@@ -316,6 +317,55 @@ bool sctp_thin_core_acked_path(const struct sctp_thin_core *c,
 	return false;
 }
 
+/* A SACK newly acked a packet that an early T3-rtx expiry gave up
+ * (SCTP_THIN_PKT_STOCK): stock still had it in flight on @p's path.
+ */
+static void sctp_thin_note_stock(struct sctp_thin_core *c,
+				 const struct sctp_thin_pkt *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_stock; i++)
+		if (c->stock_tp[i] == p->transport)
+			break;
+	if (i == c->n_stock) {
+		if (c->n_stock == SCTP_THIN_ACKED_PATHS) {
+			c->stock_all = true;
+			return;
+		}
+		c->stock_tp[c->n_stock++] = p->transport;
+		c->stock_old[i] = p->sent;
+		c->stock_new[i] = p->sent;
+		return;
+	}
+	if ((long)(p->sent - c->stock_old[i]) < 0)
+		c->stock_old[i] = p->sent;
+	if ((long)(p->sent - c->stock_new[i]) > 0)
+		c->stock_new[i] = p->sent;
+}
+
+/* Did the last SACK ack a packet that an early T3-rtx expiry gave up on
+ * @transport (sctp_thin_core_timeout())?  SCTP_THIN_STOCK_TIMED with
+ * the send times of the oldest and newest it acked there, or
+ * SCTP_THIN_STOCK_ACKED where the list cannot tell (more paths than it
+ * tracks): as if it had, without times.
+ */
+int sctp_thin_core_stock_acked(const struct sctp_thin_core *c,
+			       const void *transport, unsigned long *oldest,
+			       unsigned long *newest)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_stock; i++) {
+		if (c->stock_tp[i] != transport)
+			continue;
+		*oldest = c->stock_old[i];
+		*newest = c->stock_new[i];
+		return SCTP_THIN_STOCK_TIMED;
+	}
+	return c->stock_all ? SCTP_THIN_STOCK_ACKED : SCTP_THIN_STOCK_NONE;
+}
+
 static bool sctp_thin_acked(u32 tsn, u32 cum, const struct sctp_thin_gap *gaps,
 			    unsigned int ngaps)
 {
@@ -354,14 +404,22 @@ unsigned int sctp_thin_core_sack(struct sctp_thin_core *c, u32 cum_tsn,
 	c->acked_all = false;
 	c->acked_us_ok = 0;
 	c->rtt_us = 0;
+	c->n_stock = 0;
+	c->stock_all = false;
 	if (!c->highest_valid)
 		return 0;
 	for (i = 0; i < c->used; i++) {
 		struct sctp_thin_pkt *p = sctp_thin_slot(c, i);
 
-		if (p->state != SCTP_THIN_PKT_LIVE ||
+		if (p->state == SCTP_THIN_PKT_DEAD ||
 		    !sctp_thin_acked(p->tsn, cum_tsn, gaps, ngaps))
 			continue;
+		if (p->state == SCTP_THIN_PKT_STOCK) {
+			p->state = SCTP_THIN_PKT_DEAD;
+			c->stock--;
+			sctp_thin_note_stock(c, p);
+			continue;
+		}
 		sctp_thin_kill(c, p);
 		sctp_thin_note_acked(c, p);
 		/* The RTT sample: the newest packet newly acked that was
@@ -406,6 +464,7 @@ unsigned int sctp_thin_core_sack(struct sctp_thin_core *c, u32 cum_tsn,
 		c->head = 0;
 		c->used = 0;
 		c->in_flight = 0;
+		c->stock = 0;
 		c->saturated = false;
 	}
 	return lost;
@@ -511,6 +570,7 @@ void sctp_thin_core_purge(struct sctp_thin_core *c)
 	c->head = 0;
 	c->used = 0;
 	c->in_flight = 0;
+	c->stock = 0;
 	c->highest_valid = false;
 	c->saturated = false;
 	c->gone_marked = false;
@@ -518,6 +578,8 @@ void sctp_thin_core_purge(struct sctp_thin_core *c)
 	c->n_acked = 0;
 	c->acked_all = false;
 	c->acked_us_ok = 0;
+	c->n_stock = 0;
+	c->stock_all = false;
 }
 
 /* Start recording on an association whose packets up to TSN
@@ -545,8 +607,14 @@ void sctp_thin_core_purge_transport(struct sctp_thin_core *c,
 	for (i = 0; i < c->used; i++) {
 		struct sctp_thin_pkt *p = sctp_thin_slot(c, i);
 
-		if (p->state == SCTP_THIN_PKT_LIVE && p->transport == transport)
+		if (p->transport != transport)
+			continue;
+		if (p->state == SCTP_THIN_PKT_LIVE) {
 			sctp_thin_kill(c, p);
+		} else if (p->state == SCTP_THIN_PKT_STOCK) {
+			p->state = SCTP_THIN_PKT_DEAD;
+			c->stock--;
+		}
 	}
 	sctp_thin_pop(c);
 }
@@ -559,18 +627,38 @@ void sctp_thin_core_purge_transport(struct sctp_thin_core *c,
  * the oldest made the guard too weak under overload (results: fairness);
  * counting all without the dup reports made 5 % random loss at 20
  * packets per second look like congestion (results: interval sweep).
+ *
+ * @early: the expiry came before stock's (thin_timer.c, a deferred
+ * strike): stock still has the packets in flight on the path.  They stay
+ * in the list as SCTP_THIN_PKT_STOCK until acked, when the SACK reports
+ * them (sctp_thin_core_stock_acked()): stock's error counter of the path
+ * is cleared then (RFC 9260 8.2), and its T3-rtx restarted (6.3.2 R3),
+ * wherever our copies went.  An expiry that is not early is stock's own:
+ * stock gave the packets up too, earlier early ones included.
  */
-void sctp_thin_core_timeout(struct sctp_thin_core *c, const void *transport)
+void sctp_thin_core_timeout(struct sctp_thin_core *c, const void *transport,
+			    bool early)
 {
 	u32 i;
 
 	for (i = 0; i < c->used; i++) {
 		struct sctp_thin_pkt *p = sctp_thin_slot(c, i);
 
-		if (p->state != SCTP_THIN_PKT_LIVE || p->transport != transport)
+		if (p->transport != transport)
+			continue;
+		if (p->state == SCTP_THIN_PKT_STOCK && !early) {
+			p->state = SCTP_THIN_PKT_DEAD;
+			c->stock--;
+			continue;
+		}
+		if (p->state != SCTP_THIN_PKT_LIVE)
 			continue;
 		sctp_thin_kill(c, p);
 		sctp_thin_gone(c, p->tsn);
+		if (early) {
+			p->state = SCTP_THIN_PKT_STOCK;
+			c->stock++;
+		}
 	}
 	sctp_thin_pop(c);
 }

@@ -22,7 +22,8 @@ void sctp_thin_update(struct sctp_association *asoc,
 /* thin_timer.c: the paths' clocks */
 void sctp_thin_paths_reset(struct sctp_association *asoc);
 void sctp_thin_spurious(struct sctp_association *asoc);
-void sctp_thin_runs_end(struct sctp_association *asoc, bool moved);
+void sctp_thin_runs_end(struct sctp_association *asoc, bool moved,
+			const struct sctp_transport *from);
 
 /* thin_rdb.c */
 bool sctp_thin_rdb_abandoned(const struct sctp_chunk *chunk);

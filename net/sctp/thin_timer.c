@@ -35,6 +35,7 @@
  */
 
 #include <net/sctp/sctp.h>
+#include <net/sctp/sm.h>
 #include <net/sctp/thin.h>
 #include "thin_glue.h"
 #include "thin_trace.h"
@@ -101,6 +102,9 @@ void sctp_thin_paths_reset(struct sctp_association *asoc)
 		pt->strike = 0;
 		pt->deferred = 0;
 		pt->rto_suspect = 0;
+		pt->shadow = 0;
+		pt->pend = 0;
+		pt->stock_by = jiffies;	/* no sample from before */
 		memset(&pt->rdb_gate, 0, sizeof(pt->rdb_gate));
 		pt->rack.valid = false;	/* RACK.xmit_ts: a packet forgotten */
 	}
@@ -133,17 +137,68 @@ void sctp_thin_spurious(struct sctp_association *asoc)
 	}
 }
 
+/* RFC 9260 6.3.1 C2, C3 and G1 on (@srtt, @rttvar) with the sample
+ * @rtt, as sctp_transport_update_rto() computes them; returns the RTO
+ * (C3, C6, C7).
+ */
+static unsigned long sctp_thin_rtt_step(const struct sctp_transport *tp,
+					u32 *srtt, u32 *rttvar, u32 rtt)
+{
+	const struct net *net = tp->asoc->base.net;
+	unsigned int beta = READ_ONCE(net->sctp.rto_beta);
+	unsigned int alpha = READ_ONCE(net->sctp.rto_alpha);
+	unsigned long rto;
+
+	if (*srtt || *rttvar) {
+		if (beta < 32)
+			*rttvar = *rttvar - (*rttvar >> beta) +
+				  ((u32)abs((s64)*srtt - (s64)rtt) >> beta);
+		if (alpha < 32)
+			*srtt = *srtt - (*srtt >> alpha) + (rtt >> alpha);
+	} else {
+		*srtt = rtt;
+		*rttvar = rtt >> 1;
+	}
+	if (!*rttvar)
+		*rttvar = SCTP_CLOCK_GRANULARITY;
+	rto = *srtt + (*rttvar << 2);
+	return clamp(rto, tp->asoc->rto_min, tp->asoc->rto_max);
+}
+
+/* Stock's RTT estimator where it took a sample that Karn's rule (RFC 9260
+ * 6.3.1 C5) kept from ours (sctp_thin_stock_sample()): from then on it
+ * takes every sample ours takes, and gives stock's RTO; once that is no
+ * more than ours computes, ours is stock's again (the difference only
+ * decays: later, never earlier).  tp->rto is what upstream computed.
+ */
+static void sctp_thin_shadow_sample(struct sctp_transport *tp, u32 rtt)
+{
+	struct sctp_thin_path *pt = &tp->thin;
+	unsigned long rto;
+
+	if (!pt->shadow)
+		return;
+	rto = sctp_thin_rtt_step(tp, &pt->stock_srtt, &pt->stock_rttvar, rtt);
+	if (rto <= tp->rto) {
+		pt->shadow = 0;
+		return;
+	}
+	pt->stock_rto = rto;
+	pt->rto = tp->rto;
+}
+
 /* 5.2: RTOmin while thin.  lksctp has just set tp->rto from
  * SRTT + 4 * RTTVAR (RFC 9260 6.3.1 C3) clamped to [RTO.Min, RTO.Max];
  * redo the lower clamp with the thin RTOmin.  RTO.Max still caps it.
  */
-void __sctp_thin_update_rto(struct sctp_transport *tp)
+void __sctp_thin_update_rto(struct sctp_transport *tp, u32 rtt)
 {
 	struct sctp_association *asoc = tp->asoc;
 	unsigned long rto, floor;
 
 	/* What stock computed from this sample, before our clamp. */
 	sctp_thin_sync_rto(tp);
+	sctp_thin_shadow_sample(tp, rtt);
 	tp->thin.rto_suspect = 0;	/* a fresh sample: sctp_thin_spurious() */
 	if (sctp_thin_on(asoc, SCTP_THIN_RDB))
 		sctp_thin_rdb_gate_rtt(&tp->thin.rdb_gate, (u32)tp->srtt,
@@ -203,6 +258,17 @@ void __sctp_thin_update_rto(struct sctp_transport *tp)
  * packet still in flight on the path is acked (stock clears the path's
  * error counter there too), or where its T3-rtx stops
  * (sctp_thin_runs_end()).
+ *
+ * The packets an uncounted expiry gives up are still in flight for
+ * stock, on their path: the in-flight list keeps them
+ * (SCTP_THIN_PKT_STOCK) until acked, and a SACK that acks them is
+ * stock's ack on that path, wherever our copies went
+ * (sctp_thin_stock_acked()): the path's error counters are cleared and
+ * its run ends, stock's T3-rtx restarts from now, and stock's RTT
+ * estimator takes the sample that Karn's rule (RFC 9260 6.3.1 C5) denies
+ * ours (sctp_thin_stock_sample(), sctp_thin_shadow_sample()): after a
+ * latency spike stock's RTO is the higher one, and it is the one the
+ * schedule uses.
  *
  * Multi-homed (RFC 9260 6.4.1): the retransmissions of a T3-rtx expiry go
  * to the retransmission path, often an alternate one.  Stock sends them
@@ -321,7 +387,7 @@ bool __sctp_thin_strike(struct sctp_association *asoc,
 	/* RFC 9260 6.3.3 E3 retransmits every packet on the path: each is
 	 * given up (congestion guard).
 	 */
-	sctp_thin_core_timeout(&ta->core, tp);
+	sctp_thin_core_timeout(&ta->core, tp, !count);
 	sctp_thin_update(asoc, ta);
 
 	if (count) {
@@ -333,12 +399,14 @@ bool __sctp_thin_strike(struct sctp_association *asoc,
 		sctp_thin_strike_stock(tp);
 		pt->v_next += min(tp->rto * 2, asoc->rto_max);
 		pt->deferred = 0;
+		pt->pend = 0;	/* stock gave them up too */
 		return true;
 	}
 	/* Upstream doubles our RTO now, not stock's: keep stock's. */
 	sctp_thin_set_rto(tp, tp->rto);
 	pt->saved_rto = tp->rto;
 	pt->deferred = 1;
+	pt->stock_by = pt->v_next;	/* stock expires, and retransmits, then */
 	ta->strikes_deferred++;
 	sctp_thin_inc_stats(sock_net(asoc->base.sk), SCTP_MIB_THIN_STRIKES_DEFERRED);
 	pt->strike = SCTP_THIN_STRIKE_DEFERRED;
@@ -434,20 +502,14 @@ unsigned long __sctp_thin_t3_arm(struct sctp_transport *tp)
  * own there too, from now.  Within a timeout run stock's next expiry is
  * then that restart's, not V(k) as recorded when the run opened: V(k)
  * moves there if that is later (never earlier).  A run can outlive the
- * SACK: it ends only where a packet still in flight on the path is acked
- * (sctp_thin_runs_end()), and a spurious thin expiry gave up the packets
- * the SACK acks.  Measured before this rule: with the RTT of a live path
- * rising from 100 to 750 ms and stock's RTO at 1 s, stock never expired
- * while thin counted an error; a stall of 200 ms (a busy virtual
- * machine) made one thin association of 16 abort 200 ms before the
- * earliest of stock's.
- *
- * Not covered yet, where stock's restart is later than recorded: stock
- * takes an RTT sample from that SACK where Karn's rule (RFC 9260 6.3.1
- * C5) keeps ours from it, so after a spike beyond RTO.Min its RTO grows
- * and ours does not; and, multi-homed, a SACK that acks chunks given up
- * on one path and retransmitted on another restarts stock's timer on the
- * first path and ours on the second (the first keeps its run).
+ * SACK where the packets it acks left our list before (declared lost,
+ * then acked after all).  Where they were given up by an early expiry,
+ * the restart that counts is stock's, sctp_thin_stock_acked()'s: with
+ * stock's RTT sample, and on their path if our copies went to another.
+ * Measured before these rules: with the RTT of a live path rising from
+ * 100 to 750 ms and stock's RTO at 1 s, stock never expired while thin
+ * counted an error; a stall of 200 ms (a busy virtual machine) made one
+ * thin association of 16 abort 200 ms before the earliest of stock's.
  */
 static unsigned long sctp_thin_t3_restarted(struct sctp_transport *tp,
 					    unsigned long now,
@@ -459,6 +521,8 @@ static unsigned long sctp_thin_t3_restarted(struct sctp_transport *tp,
 	sctp_thin_t3_record(tp, now, expires, stock);
 	if (pt->run && time_after(pt->stock_exp, pt->v_next))
 		pt->v_next = pt->stock_exp;
+	if (time_after(pt->stock_exp, pt->stock_by))
+		pt->stock_by = pt->stock_exp;	/* stock's timer moved */
 	return expires;
 }
 
@@ -502,13 +566,144 @@ unsigned long __sctp_thin_t3_restart(struct sctp_transport *tp, u8 why)
 	return sctp_thin_t3_restarted(tp, now, expires, stock);
 }
 
-/* The end of the timeout runs, after a SACK (sctp_thin_sack());
- * @moved: it moved the cumulative ack.
+/* Stock takes an RTT sample from a packet we gave up early, acked now:
+ * Karn's rule (RFC 9260 6.3.1 C5) keeps it from our estimator, not from
+ * stock's, which never retransmitted the packet.  Measured from its send
+ * (@oldest, @newest: the send times of the oldest and newest acked; a
+ * packet that was our retransmission only counts later, never earlier).
+ * Which one stock timed (one per round trip, C4), or whether it timed
+ * any, is not known: stock's estimator (sctp_thin_shadow_sample()) takes
+ * whichever of the three gives the highest RTO.
  */
-void sctp_thin_runs_end(struct sctp_association *asoc, bool moved)
+static void sctp_thin_stock_sample(struct sctp_transport *tp,
+				   unsigned long oldest, unsigned long newest)
+{
+	struct sctp_thin_path *pt = &tp->thin;
+	unsigned long now = jiffies, rto, r2;
+	u32 srtt, rttvar, s2, v2;
+
+	if (!pt->shadow) {
+		pt->stock_srtt = tp->srtt;
+		pt->stock_rttvar = tp->rttvar;
+	}
+	srtt = pt->stock_srtt;
+	rttvar = pt->stock_rttvar;
+	s2 = srtt;
+	v2 = rttvar;
+	rto = sctp_thin_rtt_step(tp, &srtt, &rttvar, (u32)(now - oldest));
+	r2 = sctp_thin_rtt_step(tp, &s2, &v2, (u32)(now - newest));
+	if (r2 > rto) {
+		srtt = s2;
+		rttvar = v2;
+		rto = r2;
+	}
+	if (rto <= __sctp_thin_stock_rto(tp))
+		return;
+	pt->stock_srtt = srtt;
+	pt->stock_rttvar = rttvar;
+	pt->shadow = 1;
+	pt->stock_rto = rto;
+	pt->rto = tp->rto;
+}
+
+/* Packets of @tp that an early expiry gave up (a deferred strike: stock
+ * had not expired, sctp_thin_core_timeout()) were acked, and a SACK now
+ * arrived on @tp itself: the peer sends its SACK where its last DATA came
+ * from (RFC 9260 6.4), so DATA sent on @tp reaches it, and stock, which
+ * still had those packets in flight on @tp wherever our copies went
+ * (6.4.1: often another path), has its ack of them about now.  Their
+ * ack alone is not enough: with @tp dead, only our copies arrive, and
+ * stock expires at V(k) and counts (measured: taking that ack for
+ * stock's kept a dead primary from ever being declared failed).  So, on
+ * @tp as stock: the RTT sample from their send (@timed: @oldest,
+ * @newest known; unless stock's own timer expired first, at the V(k) of
+ * the last deferred strike, when it retransmitted and Karn's rule
+ * applies to it too), the error counters cleared (8.2), which ends the
+ * timeout run, and the T3-rtx restarted with stock's RTO from now (6.3.2
+ * R3; where R2 stops it instead, the record is unused).  Without the
+ * rule, measured: the RTT of the primary path rising from 100 to 900 ms
+ * (stock's RTO 1.5 s, never expired), thin's copies went to path 2 and
+ * their acks cleared path 2's errors; path 1 kept its run and was marked
+ * potentially failed (RFC 7829) in 13 of 16 associations, stock's in
+ * none.
+ */
+static void sctp_thin_stock_acked(struct sctp_transport *tp, bool timed,
+				  unsigned long oldest, unsigned long newest)
+{
+	struct sctp_thin_path *pt = &tp->thin;
+	unsigned long exp;
+
+	if (timed && time_before(jiffies, pt->stock_by))
+		sctp_thin_stock_sample(tp, oldest, newest);
+	tp->error_count = 0;
+	tp->asoc->overall_error_count = 0;
+	pt->run = 0;
+	pt->deferred = 0;
+	exp = jiffies + __sctp_thin_stock_rto(tp);
+	if (pt->armed && time_after(exp, pt->stock_exp))
+		pt->stock_exp = exp;
+	if (time_after(exp, pt->stock_by))
+		pt->stock_by = exp;	/* the rest: stock's timer moved */
+}
+
+/* The last SACK acked packets of @tp given up early (@timed: sent between
+ * @oldest and @newest; else the list cannot tell): pending until a SACK
+ * arrives on @tp (sctp_thin_stock_acked()).
+ */
+static void sctp_thin_stock_pend(struct sctp_transport *tp, bool timed,
+				 unsigned long oldest, unsigned long newest)
+{
+	struct sctp_thin_path *pt = &tp->thin;
+
+	if (!pt->pend) {
+		pt->pend = 1;
+		pt->pend_timed = timed;
+		pt->pend_old = oldest;
+		pt->pend_new = newest;
+		return;
+	}
+	if (!timed) {
+		pt->pend_timed = 0;
+		return;
+	}
+	if (time_before(oldest, pt->pend_old))
+		pt->pend_old = oldest;
+	if (time_after(newest, pt->pend_new))
+		pt->pend_new = newest;
+}
+
+/* A SACK arrived on @tp: stock's ack of its pending packets. */
+static void sctp_thin_stock_confirm(struct sctp_transport *tp)
+{
+	struct sctp_thin_path *pt = &tp->thin;
+
+	if (!pt->pend)
+		return;
+	pt->pend = 0;
+	sctp_thin_stock_acked(tp, pt->pend_timed, pt->pend_old, pt->pend_new);
+}
+
+/* A SACK that lksctp drops as out of order (RFC 9260 6.2.1 i: its
+ * cumulative ack is below the one already seen) arrived on @tp.  On a
+ * slow path the peer's SACKs for our originals come after those for our
+ * copies on a faster one, and are dropped so: they are still stock's.
+ */
+void __sctp_thin_stale_sack(struct sctp_transport *tp)
+{
+	if (tp->asoc->thin_conf.flags & SCTP_THIN_MECHANISMS)
+		sctp_thin_stock_confirm(tp);
+}
+
+/* The end of the timeout runs, after a SACK (sctp_thin_sack());
+ * @moved: it moved the cumulative ack; @from: the path it arrived on.
+ */
+void sctp_thin_runs_end(struct sctp_association *asoc, bool moved,
+			const struct sctp_transport *from)
 {
 	struct sctp_thin_assoc *ta = asoc->thin;
 	struct sctp_transport *tp;
+	unsigned long oldest, newest;
+	int st;
 
 	/* A path's timeout run ends where stock clears its error counter
 	 * (RFC 9260 8.2): a packet last sent on it is acked.  Also where
@@ -518,6 +713,12 @@ void sctp_thin_runs_end(struct sctp_association *asoc, bool moved)
 	 * later than stock, never earlier.
 	 */
 	list_for_each_entry(tp, &asoc->peer.transport_addr_list, transports) {
+		st = sctp_thin_core_stock_acked(&ta->core, tp, &oldest, &newest);
+		if (st != SCTP_THIN_STOCK_NONE)
+			sctp_thin_stock_pend(tp, st == SCTP_THIN_STOCK_TIMED,
+					     oldest, newest);
+		if (tp == from)
+			sctp_thin_stock_confirm(tp);
 		if (!tp->thin.run)
 			continue;
 		if (sctp_thin_core_acked_path(&ta->core, tp) ||

@@ -50,7 +50,7 @@ int main(int argc, char **argv)
 		for (k = 0; k < 4; k++)
 			sctp_thin_core_sent(&c, t + k, i, &tp, 0);
 		if (!strcmp(mode, "dup")) {
-			sctp_thin_core_timeout(&c, &tp);
+			sctp_thin_core_timeout(&c, &tp, false);
 			measured_dup(t + 1);
 			sctp_thin_core_sack(&c, t + 3, NULL, 0);
 			t += 4;

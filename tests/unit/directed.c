@@ -162,7 +162,7 @@ static void t_guard(void)
 	for (tsn = 1; tsn <= 10; tsn++) {		/* half time out */
 		sctp_thin_core_sent(&c, tsn, tsn, &A, 0);
 		if (tsn % 2)
-			sctp_thin_core_timeout(&c, &A);
+			sctp_thin_core_timeout(&c, &A, false);
 		else
 			sctp_thin_core_sack(&c, tsn, NULL, 0);
 	}
@@ -171,7 +171,7 @@ static void t_guard(void)
 	for (; tsn <= 32; tsn++) {			/* 2 of 22 more */
 		sctp_thin_core_sent(&c, tsn, tsn, &A, 0);
 		if (tsn == 20 || tsn == 30)
-			sctp_thin_core_timeout(&c, &A);
+			sctp_thin_core_timeout(&c, &A, false);
 		else
 			sctp_thin_core_sack(&c, tsn, NULL, 0);
 	}
@@ -194,7 +194,7 @@ static void t_guard(void)
 	c.guard = 0;
 	for (; tsn <= 48; tsn++) {			/* all time out */
 		sctp_thin_core_sent(&c, tsn, tsn, &A, 0);
-		sctp_thin_core_timeout(&c, &A);
+		sctp_thin_core_timeout(&c, &A, false);
 	}
 	CHECK(sctp_thin_core_update(&c, true, true) && !c.congested,
 	      "guard off: never congested");
@@ -204,7 +204,7 @@ static void t_guard(void)
 	sctp_thin_core_init(&c, &shim_mem);
 	sctp_thin_core_sent(&c, 1, 0, &A, 0);
 	for (i = 0; i < 6; i++) {
-		sctp_thin_core_timeout(&c, &A);
+		sctp_thin_core_timeout(&c, &A, false);
 		sctp_thin_core_sent(&c, 1, 0, &A, 0);
 	}
 	CHECK(c.guard_gone == 1 && c.in_flight == 1,
@@ -227,7 +227,7 @@ static void t_guard(void)
 	CHECK(!c.gone_marked, "mark forgotten once the cumulative ack passes it");
 	for (i = 7; i <= 9; i++)
 		sctp_thin_core_sent(&c, i, 0, &A, 0);
-	sctp_thin_core_timeout(&c, &A);
+	sctp_thin_core_timeout(&c, &A, false);
 	CHECK(c.guard_gone == 6 && c.in_flight == 0,
 	      "a timeout with 3 packets in flight: 3 given up");
 	sctp_thin_core_sent(&c, 9, 0, &A, 0);	/* T3 rtx of 7-9, one packet */
@@ -243,7 +243,7 @@ static void t_guard(void)
 	sctp_thin_core_sack(&c, 9, NULL, 0);
 	sctp_thin_core_sent(&c, 10, 0, &A, 0);
 	sctp_thin_core_sent(&c, 10, 0, &A, 0);	/* early fast rtx: counted */
-	sctp_thin_core_timeout(&c, &A);		/* and T3: a third copy */
+	sctp_thin_core_timeout(&c, &A, false);		/* and T3: a third copy */
 	sctp_thin_core_resent(&c, 10);
 	CHECK(!sctp_thin_core_dup(&c, 10) && c.guard_gone == 5,
 	      "lost, then fast-retransmitted and timed out: dup takes nothing");
@@ -252,7 +252,7 @@ static void t_guard(void)
 	sctp_thin_core_init(&c, &shim_mem);
 	for (i = 1; i <= 20; i++)
 		sctp_thin_core_sent(&c, i, 0, &A, 0);
-	sctp_thin_core_timeout(&c, &A);
+	sctp_thin_core_timeout(&c, &A, false);
 	CHECK(c.guard_gone == 20 && !sctp_thin_core_dup(&c, 4) &&
 	      sctp_thin_core_dup(&c, 5) && sctp_thin_core_dup(&c, 20) &&
 	      c.guard_gone == 18,
@@ -310,7 +310,7 @@ static void t_oldest_count(void)
 	sctp_thin_core_sack(&c, 1, &g, 1);	/* 1 and 3 acked */
 	p = sctp_thin_core_oldest(&c, &A, &n);
 	CHECK(p && p->tsn == 4 && n == 1, "oldest() after a SACK: 1 on A");
-	sctp_thin_core_timeout(&c, &B);
+	sctp_thin_core_timeout(&c, &B, false);
 	CHECK(!sctp_thin_core_oldest(&c, &B, &n) && n == 0,
 	      "oldest() after a timeout of B: none");
 	sctp_thin_core_destroy(&c);
@@ -329,7 +329,7 @@ static void t_purge(void)
 	for (i = 0xfffffff0; i != 0xfffffff8; i++)
 		sctp_thin_core_sent(&c, i, i & 0xff, i & 1 ? &A : &B, 0);
 	sctp_thin_core_sack(&c, 0xfffffff0, &g, 1);	/* 0xfffffff1 missed */
-	sctp_thin_core_timeout(&c, &B);		/* counted by the guard */
+	sctp_thin_core_timeout(&c, &B, false);		/* counted by the guard */
 	CHECK(c.in_flight == 3 && c.gone_marked && c.recent_valid &&
 	      c.guard_gone == 2, "before purge: packets, marks, guard counts");
 	win = c.win_sent;
@@ -496,7 +496,7 @@ static void t_acked_path(void)
 	/* timeouts and path removals are no acks; a purge forgets */
 	sctp_thin_core_sent(&c, 30, 30, &A, 0);
 	sctp_thin_core_sent(&c, 31, 31, &B, 0);
-	sctp_thin_core_timeout(&c, &A);
+	sctp_thin_core_timeout(&c, &A, false);
 	sctp_thin_core_purge_transport(&c, &B);
 	CHECK(!sctp_thin_core_acked_path(&c, &A) &&
 	      !sctp_thin_core_acked_path(&c, &B), "timeout, path removed: no ack");
@@ -505,6 +505,66 @@ static void t_acked_path(void)
 	sctp_thin_core_purge(&c);
 	CHECK(!sctp_thin_core_acked_path(&c, &A), "purge forgets acked paths");
 	sctp_thin_core_destroy(&c);
+}
+
+/* An early T3-rtx expiry (a deferred strike, thin_timer.c): the packets
+ * leave the flight but stay stock's until acked, wherever their copies
+ * went; stock's own expiry gives them up.
+ */
+static void t_stock(void)
+{
+	struct sctp_thin_core c;
+	struct sctp_thin_gap g = { 2, 2 };
+	unsigned long o = 0, n = 0;
+
+	sctp_thin_core_init(&c, &shim_mem);
+	sctp_thin_core_sent(&c, 10, 100, &A, 0);
+	sctp_thin_core_sent(&c, 11, 110, &A, 0);
+	sctp_thin_core_sent(&c, 12, 120, &A, 0);
+	sctp_thin_core_sent(&c, 13, 130, &B, 0);
+	sctp_thin_core_timeout(&c, &A, true);
+	CHECK(c.in_flight == 1 && c.stock == 3, "early expiry: out of flight, stock's");
+	CHECK(!sctp_thin_core_oldest(&c, &A, NULL), "early expiry: nothing in flight on A");
+	sctp_thin_core_sent(&c, 10, 140, &B, 0);	/* the copies, on B */
+	sctp_thin_core_sent(&c, 11, 141, &B, 0);
+	CHECK(c.stock == 3 && c.in_flight == 3, "a copy leaves stock's packet alone");
+	/* 10 cum-acked, 12 gap-acked: stock's, on A */
+	sctp_thin_core_sack(&c, 10, &g, 1);
+	CHECK(sctp_thin_core_stock_acked(&c, &A, &o, &n) == SCTP_THIN_STOCK_TIMED &&
+	      o == 100 && n == 120, "stock's packets acked on A: oldest and newest send");
+	CHECK(sctp_thin_core_acked_path(&c, &B) && !sctp_thin_core_acked_path(&c, &A),
+	      "our ack is B's copy, not A");
+	CHECK(sctp_thin_core_stock_acked(&c, &B, &o, &n) == SCTP_THIN_STOCK_NONE,
+	      "nothing of stock's on B");
+	CHECK(c.stock == 1, "11 still stock's");
+	sctp_thin_core_sack(&c, 10, &g, 1);
+	CHECK(sctp_thin_core_stock_acked(&c, &A, &o, &n) == SCTP_THIN_STOCK_NONE,
+	      "the same SACK again: nothing new");
+	sctp_thin_core_timeout(&c, &A, false);
+	CHECK(c.stock == 0, "stock's own expiry gives the rest up");
+	sctp_thin_core_sack(&c, 13, NULL, 0);
+	CHECK(sctp_thin_core_stock_acked(&c, &A, &o, &n) == SCTP_THIN_STOCK_NONE &&
+	      c.used == 0, "then acked: not stock's any more; drained");
+	/* the ring keeps them: compaction neither drops nor counts them */
+	sctp_thin_core_sent(&c, 20, 200, &A, 0);
+	sctp_thin_core_timeout(&c, &A, true);
+	for (o = 0; o < 20; o++)
+		sctp_thin_core_sent(&c, 21 + o, 201 + o, &B, 0);
+	sctp_thin_core_sack(&c, 19, NULL, 0);
+	CHECK(c.stock == 1 && c.in_flight == 20 && !c.saturated, "grown past it");
+	sctp_thin_core_sack(&c, 40, NULL, 0);
+	CHECK(sctp_thin_core_stock_acked(&c, &A, &o, &n) == SCTP_THIN_STOCK_TIMED &&
+	      o == 200 && n == 200 && c.used == 0, "acked at last");
+	sctp_thin_core_sent(&c, 41, 300, &A, 0);
+	sctp_thin_core_timeout(&c, &A, true);
+	sctp_thin_core_purge_transport(&c, &A);
+	CHECK(c.stock == 0, "path removed: forgotten");
+	sctp_thin_core_sent(&c, 42, 301, &A, 0);
+	sctp_thin_core_timeout(&c, &A, true);
+	sctp_thin_core_purge(&c);
+	CHECK(c.stock == 0 && c.used == 0, "purge: forgotten");
+	sctp_thin_core_destroy(&c);
+	CHECK(shim_live == 0, "no leak");
 }
 
 /* RDB: the choice of chunks (sctp_thin_rdb_choose()). */
@@ -1154,6 +1214,7 @@ int main(void)
 	t_purge();
 	t_resync();
 	t_acked_path();
+	t_stock();
 	t_rdb_choose();
 	t_rdb_verdict();
 	t_rdb_gate();

@@ -154,7 +154,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			else if (op & 0x40)
 				pair_dup(&t, cum - 16 + arg % 48);
 			else if (op & 0x80)
-				pair_timeout(&t, &tps[arg % MODEL_PATHS]);
+				pair_timeout(&t, &tps[arg % MODEL_PATHS], arg & 0x80);
 			else if (!(op & 0x20))
 				pair_purge(&t, &tps[arg % MODEL_PATHS]);
 			else

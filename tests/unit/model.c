@@ -25,6 +25,15 @@ static size_t m_live(const struct model *m)
 	return n;
 }
 
+static size_t m_stock(const struct model *m)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < m->n; i++)
+		n += m->p[i].stock;
+	return n;
+}
+
 /* Each given-up TSN counts once: only TSNs above the highest counted. */
 static bool m_gone_count(struct model *m, u32 tsn)
 {
@@ -149,7 +158,7 @@ void pair_sent(struct pair *t, u32 tsn, const void *tp, bool fail_alloc)
 
 	t->now += 1 + (t->steps % 7);
 	/* the core allocates exactly when the model says it grows */
-	grow = !m->saturated && m_live(m) == m->size &&
+	grow = !m->saturated && m_live(m) + m_stock(m) == m->size &&
 	       (m->size ? m->size * 2 : SCTP_THIN_MIN_SLOTS) <= SCTP_THIN_MAX_SLOTS;
 	shim_fail_next = grow && fail_alloc;
 	t->now_us += 1 + (t->steps % 13) * 977;
@@ -181,7 +190,7 @@ void pair_sent(struct pair *t, u32 tsn, const void *tp, bool fail_alloc)
 	}
 	if (m->saturated)
 		return;
-	if (m_live(m) == m->size) {
+	if (m_live(m) + m_stock(m) == m->size) {
 		u32 ns = m->size ? m->size * 2 : SCTP_THIN_MIN_SLOTS;
 
 		if (ns > SCTP_THIN_MAX_SLOTS || fail_alloc) {
@@ -194,8 +203,8 @@ void pair_sent(struct pair *t, u32 tsn, const void *tp, bool fail_alloc)
 		m->cap = m->cap ? m->cap * 2 : 64;
 		m->p = realloc(m->p, m->cap * sizeof(*m->p));
 	}
-	m->p[m->n++] = (struct mpkt){ tsn, t->now, tp, 0, true, t->now_us,
-				      rtx };
+	m->p[m->n++] = (struct mpkt){ tsn, t->now, tp, 0, true, false,
+				      t->now_us, rtx };
 }
 
 static bool m_acked(u32 tsn, u32 cum, const struct sctp_thin_gap *g,
@@ -225,6 +234,46 @@ static void m_note_acked(struct model *m, const void *tp)
 		m->acked[m->nacked++] = tp;
 	else
 		m->acked_all = true;	/* more paths than the checker asks */
+}
+
+/* The SACK acked a packet of @tp given up early. */
+static void m_note_stock(struct model *m, const struct mpkt *p)
+{
+	size_t i;
+
+	for (i = 0; i < m->nstock; i++)
+		if (m->stock_tp[i] == p->tp)
+			break;
+	if (i == m->nstock) {
+		if (m->nstock > MODEL_PATHS)
+			return;
+		m->stock_tp[m->nstock++] = p->tp;
+		m->stock_old[i] = p->sent;
+		m->stock_new[i] = p->sent;
+		return;
+	}
+	if ((long)(p->sent - m->stock_old[i]) < 0)
+		m->stock_old[i] = p->sent;
+	if ((long)(p->sent - m->stock_new[i]) > 0)
+		m->stock_new[i] = p->sent;
+}
+
+/* sctp_thin_core_stock_acked() by definition: the times of the first
+ * SCTP_THIN_ACKED_PATHS paths, "acked" for any path past them.
+ */
+static int m_stock_acked(const struct model *m, const void *tp,
+			 unsigned long *old, unsigned long *new)
+{
+	size_t i;
+
+	for (i = 0; i < m->nstock && i < SCTP_THIN_ACKED_PATHS; i++)
+		if (m->stock_tp[i] == tp) {
+			*old = m->stock_old[i];
+			*new = m->stock_new[i];
+			return SCTP_THIN_STOCK_TIMED;
+		}
+	return m->nstock > SCTP_THIN_ACKED_PATHS ? SCTP_THIN_STOCK_ACKED :
+						   SCTP_THIN_STOCK_NONE;
 }
 
 /* Did the last SACK ack a packet of @tp?  Every path, when the core
@@ -343,12 +392,18 @@ void pair_sack(struct pair *t, u32 cum, const struct sctp_thin_gap *g,
 	sctp_thin_core_sack(&t->core, cum, g, n);
 	m->nacked = 0;
 	m->acked_all = false;
+	m->nstock = 0;
 	if (!m->highest_valid) {
 		if (t->core.rtt_us)
 			pair_fail(t, "RTT sample with nothing recorded");
 		return;		/* nothing sent since the start or a purge */
 	}
 	for (i = 0; i < m->n; i++) {
+		if (m->p[i].stock && m_acked(m->p[i].tsn, cum, g, n)) {
+			m->p[i].stock = false;
+			m_note_stock(m, &m->p[i]);
+			continue;
+		}
 		if (!m->p[i].live || !m_acked(m->p[i].tsn, cum, g, n))
 			continue;
 		m->p[i].live = false;
@@ -395,7 +450,7 @@ void pair_sack(struct pair *t, u32 cum, const struct sctp_thin_gap *g,
 	}
 	/* forget dead packets now and then */
 	for (i = 0, k = 0; i < m->n; i++)
-		if (m->p[i].live)
+		if (m->p[i].live || m->p[i].stock)
 			m->p[k++] = m->p[i];
 	m->n = k;
 	pair_rack(t, mx, mok);
@@ -407,8 +462,10 @@ void pair_purge(struct pair *t, const void *tp)
 
 	sctp_thin_core_purge_transport(&t->core, tp);
 	for (i = 0; i < t->m.n; i++)
-		if (t->m.p[i].tp == tp)
+		if (t->m.p[i].tp == tp) {
 			t->m.p[i].live = false;
+			t->m.p[i].stock = false;
+		}
 }
 
 /* Forget every packet and TSN; the loss and guard windows, the lifetime
@@ -423,6 +480,7 @@ static void m_forget(struct model *m)
 	m->nrecent = 0;
 	m->nacked = 0;
 	m->acked_all = false;
+	m->nstock = 0;
 }
 
 void pair_purge_all(struct pair *t)
@@ -440,17 +498,25 @@ void pair_resync(struct pair *t, u32 highest, bool outstanding)
 	t->m.saturated = outstanding;	/* their count is unknown */
 }
 
-void pair_timeout(struct pair *t, const void *tp)
+void pair_timeout(struct pair *t, const void *tp, bool early)
 {
 	size_t i;
 
-	sctp_thin_core_timeout(&t->core, tp);
-	/* every packet of the path counts as given up */
-	for (i = 0; i < t->m.n; i++)
-		if (t->m.p[i].live && t->m.p[i].tp == tp) {
-			t->m.p[i].live = false;
-			m_gone(&t->m, t->m.p[i].tsn);
-		}
+	sctp_thin_core_timeout(&t->core, tp, early);
+	/* every packet of the path counts as given up; early, each stays
+	 * stock's until acked; else stock gave up the early ones too
+	 */
+	for (i = 0; i < t->m.n; i++) {
+		if (t->m.p[i].tp != tp)
+			continue;
+		if (t->m.p[i].stock && !early)
+			t->m.p[i].stock = false;
+		if (!t->m.p[i].live)
+			continue;
+		t->m.p[i].live = false;
+		t->m.p[i].stock = early;
+		m_gone(&t->m, t->m.p[i].tsn);
+	}
 }
 
 static bool fail(struct pair *t, const char *msg)
@@ -475,6 +541,8 @@ bool pair_check(struct pair *t)
 		return false;	/* t->why says where (pair_dup) */
 	if (c->in_flight != m_live(m))
 		return fail(t, "in_flight != live packets of the model");
+	if (c->stock != m_stock(m))
+		return fail(t, "packets given up early differ from the model");
 	if (c->pkts_lost != m->lost || c->pkts_sent != m->sent)
 		return fail(t, "lost/sent counters differ from the model");
 	if (c->saturated != m->saturated)
@@ -508,13 +576,14 @@ bool pair_check(struct pair *t)
 		const struct sctp_thin_pkt *p =
 			&c->ring[(c->head + i) & (c->size - 1)];
 
-		if (p->state != SCTP_THIN_PKT_LIVE)
+		if (p->state == SCTP_THIN_PKT_DEAD)
 			continue;
-		while (j < m->n && !m->p[j].live)
+		while (j < m->n && !m->p[j].live && !m->p[j].stock)
 			j++;
 		if (j == m->n || p->tsn != m->p[j].tsn ||
 		    p->sent != m->p[j].sent || p->transport != m->p[j].tp ||
-		    p->misses != m->p[j].misses)
+		    p->misses != m->p[j].misses ||
+		    m->p[j].stock != !!(p->state == SCTP_THIN_PKT_STOCK))
 			return fail(t, "live packet differs from the model");
 		j++;
 	}
@@ -543,6 +612,15 @@ bool pair_check(struct pair *t)
 			return fail(t, "oldest(): packets on the path differ from the model");
 		if (sctp_thin_core_acked_path(c, tp) != m_acked_path(m, tp))
 			return fail(t, "acked_path() differs from the model");
+		{
+			unsigned long co = 0, cn = 0, mo = 0, mn = 0;
+			int cs = sctp_thin_core_stock_acked(c, tp, &co, &cn);
+
+			if (cs != m_stock_acked(m, tp, &mo, &mn) ||
+			    (cs == SCTP_THIN_STOCK_TIMED &&
+			     (co != mo || cn != mn)))
+				return fail(t, "stock_acked() differs from the model");
+		}
 	}
 	/* detection, Fig. 3, in floating point with the same clamp */
 	for (lest = false; ; lest = true) {

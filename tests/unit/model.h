@@ -19,6 +19,7 @@ struct mpkt {
 	const void *tp;
 	u8 misses;
 	bool live;
+	bool stock;		/* given up early: stock's until acked */
 	u32 sent_us;		/* the µs clock at the send */
 	bool rtx;		/* highest TSN not above the highest sent */
 };
@@ -44,6 +45,12 @@ struct model {
 	const void *acked[MODEL_PATHS + 1];
 	size_t nacked;
 	bool acked_all;		/* a saturated list drained by that SACK */
+	/* paths of the packets given up early that SACK acked, distinct,
+	 * in order, with the oldest and newest send time of each
+	 */
+	const void *stock_tp[MODEL_PATHS + 1];
+	unsigned long stock_old[MODEL_PATHS + 1], stock_new[MODEL_PATHS + 1];
+	size_t nstock;
 	bool thin;		/* the last detection, and how often it changed */
 	u32 transitions;
 };
@@ -83,7 +90,8 @@ void pair_purge(struct pair *t, const void *tp);
 void pair_purge_all(struct pair *t);
 /* Recording restarts after TSN @highest, with data @outstanding or not. */
 void pair_resync(struct pair *t, u32 highest, bool outstanding);
-void pair_timeout(struct pair *t, const void *tp);
+/* T3-rtx of @tp expired; @early: before stock's (a deferred strike). */
+void pair_timeout(struct pair *t, const void *tp, bool early);
 /* The peer reports @tsn as a duplicate; returns the core's answer. */
 bool pair_dup(struct pair *t, u32 tsn);
 /* A copy (RDB, the probe) repaired the loss of @tsn. */

@@ -31,6 +31,7 @@ static u32 below(u32 n)
 
 static long sat_steps, cong_steps, lost_total, undone_total, max_flight;
 static long purges, resyncs, bulk_steps, all_paths, many_paths, transitions;
+static long stock_acks;	/* steps whose SACK acked a packet given up early */
 static long rack_checks, rack_lost;
 
 /* After an outqueue purge or a resync the next TSN need not follow the
@@ -135,7 +136,7 @@ static bool run_seed(u64 seed, long steps, long *done)
 			last_cum = cum;
 		} else if (op < 98) {
 			if (below(4))	/* T3-rtx expiry, or a path removed */
-				pair_timeout(&t, &tps[below(npaths)]);
+				pair_timeout(&t, &tps[below(npaths)], below(2));
 			else
 				pair_purge(&t, &tps[below(npaths)]);
 		} else {
@@ -169,6 +170,7 @@ check:
 		bulk_steps += !t.app_limited;
 		sat_steps += t.core.saturated;
 		all_paths += t.core.acked_all;
+		stock_acks += t.m.nstock != 0;
 		many_paths += t.m.nacked > SCTP_THIN_ACKED_PATHS;
 		cong_steps += t.core.congested;
 		if ((long)t.core.in_flight > max_flight)
@@ -395,6 +397,7 @@ int main(int argc, char **argv)
 	       purges, resyncs, bulk_steps);
 	printf("%ld steps all paths acked (%ld for > %d paths), ",
 	       all_paths, many_paths, SCTP_THIN_ACKED_PATHS);
+	printf("%ld steps after a SACK that acked packets given up early, ", stock_acks);
 	printf("%ld transitions; ", transitions);
 	printf("rdb: %ld choices checked, %ld copies judged repaired ",
 	       rdb_checks, rdb_repaired);

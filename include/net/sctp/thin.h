@@ -92,6 +92,9 @@ struct sctp_thin_path {
 	unsigned long t3_exp;		/* the expiry we gave that T3-rtx */
 	unsigned long v_next;		/* stock's next T3-rtx expiry (run) */
 	unsigned long saved_rto;	/* tp->rto before a deferred strike */
+	unsigned long stock_by;		/* stock's expiry, v_next, when the
+					 * last deferred strike gave packets up
+					 */
 	u8 armed;			/* stock_exp and t3_exp are recorded */
 	u8 run;				/* a timeout run is open on the path */
 	u8 t3;				/* the next strike is a T3-rtx expiry */
@@ -102,6 +105,19 @@ struct sctp_thin_path {
 	u8 rto_suspect;			/* a spurious retransmission since the
 					 * last RTT sample: no linear timeouts
 					 */
+	u8 shadow;			/* stock's estimator took a sample of
+					 * its own: stock_srtt, stock_rttvar
+					 */
+	u8 pend;			/* packets given up early were acked:
+					 * stock's ack once a SACK arrives on
+					 * this path (sent between pend_old
+					 * and pend_new, if pend_timed)
+					 */
+	u8 pend_timed;
+	u32 stock_srtt;			/* stock's SRTT and RTTVAR (RFC 9260 */
+	u32 stock_rttvar;		/* 6.3.1) while shadow, in jiffies */
+	unsigned long pend_old;
+	unsigned long pend_new;
 	struct sctp_thin_rdb_gate rdb_gate;	/* RDB: a queue stands */
 	struct sctp_thin_rtt rtt;	/* tail probe: SRTT in µs */
 	struct sctp_thin_rack rack;	/* time-based loss rule (RACK) */
@@ -165,8 +181,10 @@ void __sctp_thin_packet_sent(struct sctp_association *asoc,
 void __sctp_thin_rdb(struct sctp_association *asoc,
 		     struct sctp_packet *packet);
 void __sctp_thin_sack(struct sctp_association *asoc,
-		      struct sctp_sackhdr *sack);
-void __sctp_thin_update_rto(struct sctp_transport *tp);
+		      struct sctp_sackhdr *sack,
+		      const struct sctp_transport *from);
+void __sctp_thin_stale_sack(struct sctp_transport *tp);
+void __sctp_thin_update_rto(struct sctp_transport *tp, u32 rtt);
 bool __sctp_thin_strike(struct sctp_association *asoc,
 			struct sctp_transport *tp, int is_hb);
 void __sctp_thin_strike_done(struct sctp_association *asoc,

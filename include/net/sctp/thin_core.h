@@ -27,6 +27,17 @@
 enum {
 	SCTP_THIN_PKT_DEAD,		/* acked, lost or purged: tombstone */
 	SCTP_THIN_PKT_LIVE,		/* in flight */
+	SCTP_THIN_PKT_STOCK,		/* given up by a T3-rtx expiry stock
+					 * would not have had: out of flight,
+					 * but stock's until acked
+					 */
+};
+
+/* What sctp_thin_core_stock_acked() knows of a path. */
+enum {
+	SCTP_THIN_STOCK_NONE,		/* the SACK acked none of its packets */
+	SCTP_THIN_STOCK_ACKED,		/* it may have: too many paths */
+	SCTP_THIN_STOCK_TIMED,		/* it did, send times known */
 };
 
 /* One DATA-carrying packet in flight. */
@@ -55,6 +66,7 @@ struct sctp_thin_core {
 	u32 used;		/* slots in use, live and dead */
 	u32 size;		/* ring size, a power of 2, or 0 */
 	u32 in_flight;		/* live packets */
+	u32 stock;		/* SCTP_THIN_PKT_STOCK packets */
 	u32 highest_sent;	/* highest TSN sent, if highest_valid */
 	bool highest_valid;	/* false after a purge: TSNs may jump */
 	bool saturated;		/* over cap or no memory: thick till drained */
@@ -69,6 +81,15 @@ struct sctp_thin_core {
 	 */
 	u8 acked_us_ok;
 	u32 acked_us[SCTP_THIN_ACKED_PATHS];
+	/* Paths on which the last SACK acked a SCTP_THIN_PKT_STOCK packet,
+	 * with the send times of the oldest and newest it acked there;
+	 * more than SCTP_THIN_ACKED_PATHS sets stock_all.
+	 */
+	u8 n_stock;
+	bool stock_all;
+	const void *stock_tp[SCTP_THIN_ACKED_PATHS];
+	unsigned long stock_old[SCTP_THIN_ACKED_PATHS];
+	unsigned long stock_new[SCTP_THIN_ACKED_PATHS];
 	bool thin;		/* result of the last update */
 	u64 pkts_sent;		/* lifetime: packets recorded */
 	u64 pkts_lost;		/* lifetime: packets declared lost */
@@ -239,7 +260,11 @@ void sctp_thin_core_resync(struct sctp_thin_core *c, u32 highest_sent,
 			   bool outstanding);
 void sctp_thin_core_purge_transport(struct sctp_thin_core *c,
 				    const void *transport);
-void sctp_thin_core_timeout(struct sctp_thin_core *c, const void *transport);
+void sctp_thin_core_timeout(struct sctp_thin_core *c, const void *transport,
+			    bool early);
+int sctp_thin_core_stock_acked(const struct sctp_thin_core *c,
+			       const void *transport, unsigned long *oldest,
+			       unsigned long *newest);
 bool sctp_thin_core_dup(struct sctp_thin_core *c, u32 tsn);
 void sctp_thin_core_resent(struct sctp_thin_core *c, u32 tsn);
 void sctp_thin_core_repaired(struct sctp_thin_core *c, u32 tsn);

@@ -41,18 +41,31 @@ static inline void sctp_thin_rdb(struct sctp_association *asoc,
 		__sctp_thin_rdb(asoc, packet);
 }
 
+/* @from: the path the SACK arrived on (chunk->transport). */
 static inline void sctp_thin_sack(struct sctp_association *asoc,
-				  struct sctp_sackhdr *sack)
+				  struct sctp_sackhdr *sack,
+				  const struct sctp_transport *from)
 {
 	if (unlikely(asoc->thin))
-		__sctp_thin_sack(asoc, sack);
+		__sctp_thin_sack(asoc, sack, from);
+}
+
+/* sctp_sf_eat_sack_6_2() drops @chunk, a SACK, as out of order (RFC 9260
+ * 6.2.1 i); the path it arrived on still tells (thin_timer.c).
+ */
+static inline void sctp_thin_stale_sack(struct sctp_chunk *chunk)
+{
+	struct sctp_transport *tp = chunk->transport;
+
+	if (unlikely(tp && tp->asoc->thin))
+		__sctp_thin_stale_sack(tp);
 }
 
 /* 5.2: after lksctp computed the RTO from a new RTT sample. */
-static inline void sctp_thin_update_rto(struct sctp_transport *tp)
+static inline void sctp_thin_update_rto(struct sctp_transport *tp, u32 rtt)
 {
 	if (unlikely(tp->asoc->thin))
-		__sctp_thin_update_rto(tp);
+		__sctp_thin_update_rto(tp, rtt);
 }
 
 /* The T3-rtx timer of tp expired (sctp_sf_do_6_3_3_rtx()): the strike
