@@ -261,9 +261,10 @@ void __sctp_thin_update_rto(struct sctp_transport *tp, u32 rtt)
  *
  * The packets an uncounted expiry gives up are still in flight for
  * stock, on their path: the in-flight list keeps them
- * (SCTP_THIN_PKT_STOCK) until acked, and a SACK that acks them is
- * stock's ack on that path, wherever our copies went
- * (sctp_thin_stock_acked()): the path's error counters are cleared and
+ * (SCTP_THIN_PKT_STOCK) until acked.  Once they are acked and a SACK
+ * arrives on that path (DATA sent there gets through), that is stock's
+ * ack on the path, wherever our copies went (sctp_thin_stock_acked()):
+ * the path's error counters are cleared and
  * its run ends, stock's T3-rtx restarts from now, and stock's RTT
  * estimator takes the sample that Karn's rule (RFC 9260 6.3.1 C5) denies
  * ours (sctp_thin_stock_sample(), sctp_thin_shadow_sample()): after a
