@@ -271,6 +271,27 @@ void sctp_thin_core_sent(struct sctp_thin_core *c, u32 highest_tsn,
 	c->in_flight++;
 }
 
+/* The slot of @transport in one of the per-SACK path arrays (@paths,
+ * @n of them used), added if new; -1 when all SCTP_THIN_ACKED_PATHS
+ * are taken by other paths, which sets @all (the SACK's report then
+ * covers every path).
+ */
+static int sctp_thin_path_slot(const void **paths, u8 *n, bool *all,
+			       const void *transport)
+{
+	unsigned int i;
+
+	for (i = 0; i < *n; i++)
+		if (paths[i] == transport)
+			return i;
+	if (*n == SCTP_THIN_ACKED_PATHS) {
+		*all = true;
+		return -1;
+	}
+	paths[(*n)++] = transport;
+	return i;
+}
+
 /* A SACK newly acked a packet sent on @transport: progress on that path
  * (RFC 9260 8.2 clears its error counter).  The caller learns which paths
  * progressed from sctp_thin_core_acked_path().
@@ -278,18 +299,11 @@ void sctp_thin_core_sent(struct sctp_thin_core *c, u32 highest_tsn,
 static void sctp_thin_note_acked(struct sctp_thin_core *c,
 				 const struct sctp_thin_pkt *p)
 {
-	unsigned int i;
+	int i = sctp_thin_path_slot(c->acked, &c->n_acked, &c->acked_all,
+				    p->transport);
 
-	for (i = 0; i < c->n_acked; i++)
-		if (c->acked[i] == p->transport)
-			break;
-	if (i == c->n_acked) {
-		if (c->n_acked == SCTP_THIN_ACKED_PATHS) {
-			c->acked_all = true;
-			return;
-		}
-		c->acked[c->n_acked++] = p->transport;
-	}
+	if (i < 0)
+		return;
 	/* RFC 8985 6.2 step 2: the newest first transmission acked on the
 	 * path (send order; Karn, RFC 9260 6.3.1 C5, as the RTT sample).
 	 */
@@ -323,24 +337,15 @@ bool sctp_thin_core_acked_path(const struct sctp_thin_core *c,
 static void sctp_thin_note_stock(struct sctp_thin_core *c,
 				 const struct sctp_thin_pkt *p)
 {
-	unsigned int i;
+	u8 n = c->n_stock;
+	int i = sctp_thin_path_slot(c->stock_tp, &c->n_stock, &c->stock_all,
+				    p->transport);
 
-	for (i = 0; i < c->n_stock; i++)
-		if (c->stock_tp[i] == p->transport)
-			break;
-	if (i == c->n_stock) {
-		if (c->n_stock == SCTP_THIN_ACKED_PATHS) {
-			c->stock_all = true;
-			return;
-		}
-		c->stock_tp[c->n_stock++] = p->transport;
-		c->stock_old[i] = p->sent;
-		c->stock_new[i] = p->sent;
+	if (i < 0)
 		return;
-	}
-	if ((long)(p->sent - c->stock_old[i]) < 0)
+	if (i == n || (long)(p->sent - c->stock_old[i]) < 0)
 		c->stock_old[i] = p->sent;
-	if ((long)(p->sent - c->stock_new[i]) > 0)
+	if (i == n || (long)(p->sent - c->stock_new[i]) > 0)
 		c->stock_new[i] = p->sent;
 }
 
