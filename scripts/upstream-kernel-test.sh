@@ -90,5 +90,6 @@ GUEST
 VM_KDIR=$O VM_QUIET=1 "$TOP/tests/vm/run" --kver "$KVER" --noload --out "$T/vm" -- "bash $T/guest.sh"
 rc=$?
 grep -E '^(ok|not ok|lksctp-tools|kernel|# |  mechanisms: (not ok|# [0-9a-z]+:)|.*\[ *(OK|FAIL|SKIP) *\])' "$T/vm/console.txt" | sed 's/^/  /'
-tail -n 1 "$T/vm/console.txt"
+# the guest's total (VM_VERBOSE=1 puts the kernel's messages after it)
+grep -E '^[0-9]+ passed, [0-9]+ failed' "$T/vm/console.txt" | tail -n 1
 exit $rc
