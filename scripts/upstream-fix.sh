@@ -23,7 +23,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "upstream-fix: $*" >&2; exit 1; }
 
 info=$("$TOP/scripts/kernel-line.sh" "$KVER") || exit 1
-read -r LINE _ _ <<<"$info"
+read -r LINE _ ROOT <<<"$info"
 FIX=$TOP/patches/7.3/0012-sctp-verify-a-duplicate-COOKIE-ECHO-on-an-accepted-s.patch
 [ "$LINE" = 7.3 ] || die "the fix is made against the 7.3 line; $KVER is $LINE"
 [ -f "$BUILD/pristine/.version" ] || die "no pristine tree in $BUILD; run: make prepare KVER=$KVER"
