@@ -11,12 +11,15 @@ set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 export THIN_STRICT=${THIN_STRICT:-1}
 passed=0 failed=0
+declare -a times
 while read -r t; do
 	case "$t" in ''|'#'*) continue ;; esac
 	[ -n "${SUITE_ONLY:-}" ] && ! echo " $SUITE_ONLY " | grep -q " $t " && continue
 	echo "### $t"
+	t0=$(date +%s)
 	out=$(cd "$TOP" && timeout "${SUITE_TIMEOUT:-600}" bash "$t" 2>&1)
 	rc=$?
+	secs=$(($(date +%s) - t0))
 	echo "$out"
 	line=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
 	p=0 f=0
@@ -30,7 +33,10 @@ while read -r t; do
 	[ "$p" = 0 ] && [ "$f" = 0 ] && f=1 && echo "not ok - $t ran no check"
 	passed=$((passed + p))
 	failed=$((failed + f))
+	times+=("$(printf '%-32s %5d s  %4d passed, %d failed' "$t" "$secs" "$p" "$f")")
 done <"$TOP/tests/vm/suite.list"
+# Where the time goes (make check's budget, docs/testing.md).
+[ ${#times[@]} = 0 ] || { echo "# suite: time per script"; printf '#   %s\n' "${times[@]}"; }
 [ $((passed + failed)) = 0 ] && failed=1 && echo "not ok - no test script ran (SUITE_ONLY: ${SUITE_ONLY:-})"
 echo "suite: $passed passed, $failed failed"
 [ "$failed" = 0 ]
