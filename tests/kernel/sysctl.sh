@@ -17,6 +17,20 @@ wr_fails() {
 	out=$( (echo "$2" >"$S/$1") 2>&1) && return 1
 	[[ $out == *"${3:-Operation not permitted}"* ]]
 }
+# $1: name, $2: value.  One open file, two write() calls: "$2", then "\n"
+# at offset ${#2}, which proc_dointvec_minmax() parses as nothing.
+# Succeeds if both writes were accepted.
+wr_split() {
+	python3 - "$S/$1" "$2" 2>/dev/null <<'PY'
+import os, sys
+fd = os.open(sys.argv[1], os.O_WRONLY)
+os.write(fd, sys.argv[2].encode())
+os.write(fd, b"\n")
+PY
+}
+# The bounded sysctls (thin_ctl.c, sctp_thin_proc_bounded()).
+BOUNDED="thin_rto_min thin_linear_timeouts_max thin_congestion_guard thin_rdb_max_bytes
+thin_rdb_max_packets thin_rto_min_floor thin_linear_timeouts_ceiling thin_congestion_guard_required"
 # Every thin_* sysctl of the current netns, "name:value" per line.
 thin_vals() { (cd $S && grep -H . thin_*); }
 # $1: name.  Its value.
@@ -29,6 +43,13 @@ val() { cat "$S/$1"; }
 # every mechanism on; THIN_HOST_VALS holds the host's thin_vals.
 if [ "${1:-}" = --container ]; then
 	check '[ "$(thin_vals)" = "$THIN_HOST_VALS" ]' "container: sees the host's values"
+	# A write the handler parses as nothing keeps the value (it once
+	# stored an uninitialised one: 0 loosens every bound, -EPERM here).
+	for n in $BOUNDED; do
+		v=$(val "$n")
+		check "wr_split $n $v && [ \"\$(val $n)\" = $v ]" "container: $n written as \"$v\", then \"\\n\" at offset ${#v}: accepted, unchanged"
+	done
+	check '[ "$(thin_vals)" = "$THIN_HOST_VALS" ]' "container: the split writes changed nothing"
 	check 'wr_fails thin_rto_min 100 && [ "$(val thin_rto_min)" = 200 ]' "container: thin_rto_min 100 (floor 150) -> EPERM, unchanged"
 	check 'wr_fails thin_linear_timeouts_max 6 && [ "$(val thin_linear_timeouts_max)" = 5 ]' "container: thin_linear_timeouts_max 6 (ceiling 5) -> EPERM, unchanged"
 	check 'wr_fails thin_congestion_guard 0 && wr_fails thin_congestion_guard 16 && [ "$(val thin_congestion_guard)" = 15 ]' "container: thin_congestion_guard 0 or 16 (required, 15) -> EPERM, unchanged"
@@ -78,6 +99,23 @@ check 'wr thin_congestion_guard 0 && wr thin_congestion_guard 100 && wr thin_con
 check '! wr thin_rdb_max_packets 0 && ! wr thin_rdb_max_packets 9 && wr thin_rdb_max_packets 8 && wr thin_rdb_max_packets 1' "thin_rdb_max_packets 0/9: EINVAL; 1 .. 8 accepted"
 check '! wr thin_rdb_max_bytes -1 && ! wr thin_rdb_max_bytes 65536 && wr thin_rdb_max_bytes 65535 && wr thin_rdb_max_bytes 0' "thin_rdb_max_bytes -1/65536: EINVAL; 0 .. 65535 accepted"
 check '! wr thin_rto_min abc' "non-numeric write rejected"
+# A write in two parts on one open file: the second, "\n" at a non-zero
+# offset, is parsed as nothing and must leave the first one's value (it
+# once stored an uninitialised value: thin_rdb_max_packets 0, out of its
+# range).  Every thin sysctl, to a value other than its current one.
+before=$(thin_vals)
+for kv in thin_rto_min=300 thin_linear_timeouts_max=3 thin_congestion_guard=30 \
+	thin_rdb_max_bytes=500 thin_rdb_max_packets=3 thin_rto_min_floor=100 \
+	thin_linear_timeouts_ceiling=7 thin_congestion_guard_required=0 \
+	thin_restart_timer=1 thin_linear_timeouts=1 thin_fast_retransmit=1 thin_loss_estimation=0 \
+	thin_sack_immediately=1 thin_rdb=1 thin_tail_probe=1 thin_rack=1; do
+	n=${kv%=*} v=${kv#*=}
+	check "wr_split $n $v && [ \"\$(val $n)\" = $v ]" "$n written as \"$v\", then \"\\n\" at offset ${#v}: $v"
+done
+for kv in $before; do
+	wr "${kv%%:*}" "${kv#*:}" || not_ok "host: reset ${kv%%:*} to ${kv#*:}"
+done
+check '[ "$(thin_vals)" = "$before" ]' "split writes: values restored"
 
 # Per-netns: a new namespace starts with the host's values, copied at
 # creation (as TCP's congestion control), non-default ones here; later
