@@ -19,8 +19,8 @@ LOG=$TOP/build/check-$KVER
 . "$TOP/scripts/steps.sh"
 
 root=$(scripts/kernel-line.sh "$KVER" | cut -d' ' -f3) || exit 1
-step build make -s KVER="$KVER" modules tests
-step w1 make -s KVER="$KVER" w1
+# make w1 builds the modules (one build for both)
+step build make -s KVER="$KVER" w1 tests
 step sparse make -s KVER="$KVER" sparse
 step style make -s KVER="$KVER" style
 step patches make -s KVER="$KVER" patches

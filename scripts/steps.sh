@@ -4,12 +4,15 @@
 # logs to $LOG/<step>.log; a step that ends with its own "N passed,
 # M failed" line contributes those counts ("0 passed, 0 failed" counts
 # as one failure: it tested nothing), any other step counts as one
-# test.  steps_end prints the summary and the total "N passed, M failed".
+# test.  steps_end prints the failures, each step's result and wall time,
+# the total wall time (against STEPS_BUDGET seconds, if set) and the total
+# "N passed, M failed".
 #
 #   CHECK_ONLY="unit style"   run only these steps
 #   CHECK_SKIP="regress"      skip these steps (they are reported as skipped)
 mkdir -p "$LOG"
 passed=0 failed=0 skipped=0
+STEPS_T0=$(date +%s)
 declare -a summary failed_steps
 
 want() {
@@ -26,7 +29,7 @@ step() {
 	shift
 	if ! want "$name"; then
 		skipped=$((skipped + 1))
-		summary+=("$(printf '%-10s skipped' "$name")")
+		summary+=("$(printf '%-14s skipped' "$name")")
 		return 0
 	fi
 	t0=$(date +%s)
@@ -52,8 +55,8 @@ step() {
 	failed=$((failed + f))
 	{ [ "$rc" = 0 ] && [ "$f" = 0 ]; } || failed_steps+=("$name")
 	tail -n 5 "$LOG/$name.log" | sed 's/^/    /'
-	summary+=("$(printf '%-10s %s  (%d passed, %d failed, %ds)' "$name" \
-		"$([ "$rc" = 0 ] && [ "$f" = 0 ] && echo ok || echo FAIL)" "$p" "$f" $(($(date +%s) - t0)))")
+	summary+=("$(printf '%-14s %-4s %5d s  %d passed, %d failed' "$name" \
+		"$([ "$rc" = 0 ] && [ "$f" = 0 ] && echo ok || echo FAIL)" $(($(date +%s) - t0)) "$p" "$f")")
 	return 0
 }
 
@@ -62,22 +65,24 @@ step() {
 skip() {
 	want "$1" || return 0
 	echo "=== $1: skipped: $2"
-	summary+=("$(printf '%-10s skipped: %s' "$1" "$2")")
+	summary+=("$(printf '%-14s skipped: %s' "$1" "$2")")
 }
 
 steps_end() {
-	echo "=== summary (logs in $LOG)"
-	printf '  %s\n' "${summary[@]}"
-	[ "$skipped" = 0 ] || echo "  ($skipped steps skipped by CHECK_ONLY/CHECK_SKIP)"
+	local n el=$(($(date +%s) - STEPS_T0))
 	# A CI shows only the end of the output: the failed steps' own
-	# failures come last, just above the total.
-	local n
+	# failures, then every step with its time, then the total.
 	for n in "${failed_steps[@]}"; do
 		echo "=== FAILED: $n ($LOG/$n.log): its \"not ok\" lines and last lines"
 		grep -E '^not ok|FAIL' "$LOG/$n.log" | head -n 20 | sed 's/^/    /'
 		echo "    ..."
 		tail -n 15 "$LOG/$n.log" | sed 's/^/    /'
 	done
+	echo "=== summary (logs in $LOG)"
+	printf '  %s\n' "${summary[@]}"
+	[ "$skipped" = 0 ] || echo "  ($skipped steps skipped by CHECK_ONLY/CHECK_SKIP)"
+	printf '=== wall time: %d s (%d min %d s)%s\n' "$el" $((el / 60)) $((el % 60)) \
+		"${STEPS_BUDGET:+, budget $STEPS_BUDGET s$([ "$el" -le "$STEPS_BUDGET" ] || echo ': OVER BUDGET')}"
 	echo "$passed passed, $failed failed"
 	[ "$failed" = 0 ]
 }
