@@ -62,14 +62,14 @@ step tools tools/check.sh
 step deb scripts/make-deb.sh "$LOG/deb"
 step dkms bash -c 'scripts/dkms-check.sh "$1"/thin-sctp-dkms_*_all.deb' - "$LOG/deb"
 step install tests/vm/run --noload --out "$LOG/install" -- tests/kernel/install.sh
-# The suite takes about 25 min in a TCG guest on 2 cores, past vm/run's
+# The suite takes 20-25 min in a TCG guest on 2 cores, near vm/run's
 # default 25.  Its boot runs lksctp-tools on ours first (every
-# configuration, tests/regress/run --cmd), then loads our module afresh
-# (the configurations leave sysctls set) and runs the suite, whose total
-# is the step's.  (thin-stat.sh, the packaged thin-stat tool, is in the
+# configuration, tests/regress/run --cmd; each in a netns of its own, so
+# the host's sysctls stay as they were), then the suite, whose total is
+# the step's.  (thin-stat.sh, the packaged thin-stat tool, is in the
 # suite's list.)
 step vm tests/vm/run --timeout 2700 --out "$LOG/vm" -- \
-	"$(tests/regress/run --cmd ours) tests/vm/load.sh ours && tests/vm/suite.sh"
+	"$(tests/regress/run --cmd ours) tests/vm/suite.sh"
 # The stock references, on Debian's module in one boot (a boot under TCG
 # costs a minute): lksctp-tools, then the mechanism scenarios, the tail
 # probe's and the time-based rule's, and usrsctp as the peer (interop.sh:
@@ -82,8 +82,8 @@ step regress tests/regress/run --compare "$LOG/vm-stock" "$LOG/vm"
 
 # The other kernel lines (scripts/kernel-line.sh).  make check: the
 # build with W=1, then one boot of ours: lksctp-tools with every mechanism
-# on (the preset, RDB, the tail probe, the time rule), then our module
-# loaded afresh for module.sh, handshake.sh (a lost COOKIE-ACK; 7.3 needs
+# on (the preset, RDB, the tail probe, the time rule), then module.sh,
+# handshake.sh (a lost COOKIE-ACK; 7.3 needs
 # its own hook for it, patches/7.3/0012) and the mechanism smoke test
 # (mechanisms.sh scenarios 1 and 3: RTO.Min and fast retransmit on the
 # first indication, off and on); one boot of Debian's module for
@@ -145,7 +145,7 @@ for line in $(scripts/kernel-line.sh --lines); do
 	fi
 	step "build-$line" make -s KVER="$rel" w1 tests
 	step "line-$line" tests/vm/run --kver "$rel" --out "$o/ours" -- \
-		"$(REGRESS_CONFIGS=ours-rdb tests/regress/run --cmd ours) tests/vm/load.sh ours && MECH_ONLY='1 3' SUITE_ONLY='tests/kernel/module.sh tests/kernel/handshake.sh tests/kernel/mechanisms.sh' tests/vm/suite.sh"
+		"$(REGRESS_CONFIGS=ours-rdb tests/regress/run --cmd ours) MECH_ONLY='1 3' SUITE_ONLY='tests/kernel/module.sh tests/kernel/handshake.sh tests/kernel/mechanisms.sh' tests/vm/suite.sh"
 	step "lstock-$line" tests/vm/run --kver "$rel" --stock --out "$o/stock" -- "$(tests/regress/run --cmd stock)"
 	step "regress-$line" env REGRESS_CONFIGS=ours-rdb tests/regress/run --compare "$o/stock" "$o/ours"
 done

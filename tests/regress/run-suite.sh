@@ -5,9 +5,21 @@
 # timeout and write $THIN_OUT/<label>.tsv: name, PASS/FAIL, seconds.
 #   run-suite.sh LABEL
 # REGRESS_SETUP, if set, is run first (for example sysctls that force every
-# thin mechanism on).
+# thin mechanism on).  Each run has a network namespace of its own, made
+# for it and deleted after it: its sysctls stay there, so the tests that
+# follow in the same boot (make check) find the host's values as they
+# were.  (sctp.ko cannot be unloaded to start afresh: its control sockets
+# hold references, tests/kernel/lifecycle.sh.)
 set -u
 LABEL=$1
+if [ -z "${REGRESS_NETNS:-}" ]; then
+	export REGRESS_NETNS=thin-regress-$LABEL
+	ip netns add "$REGRESS_NETNS" || exit 1
+	ip netns exec "$REGRESS_NETNS" "$0" "$@"
+	rc=$?
+	ip netns del "$REGRESS_NETNS"
+	exit "$rc"
+fi
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 DIR=$TOP/build/lksctp-tools/current/src/func_tests
 OUT=${THIN_OUT:?}/$LABEL.tsv
