@@ -158,9 +158,9 @@ static bool sctp_thin_loosens(const struct sctp_thin_net *tn,
 /* A bounded sysctl: out of [@min, @max] is -EINVAL, loosening the bounds
  * without CAP_NET_ADMIN in the initial user namespace -EPERM; either way
  * the value and the file position stay unchanged.  The new value starts
- * as the current one: a write that proc_dointvec_minmax() parses as
- * nothing (at a non-zero file position, or only white space) returns 0
- * and must leave the value as it is.
+ * as the current one: a write that proc_dointvec_minmax() ignores (at a
+ * non-zero file position, with sysctl_writes_strict) returns 0 without
+ * parsing anything and must leave the value as it is.
  */
 static int sctp_thin_proc_bounded(struct sctp_thin_net *tn, int *field,
 				  void *min, void *max, int write,
