@@ -35,7 +35,7 @@
 #                          W=1, load, set-up, a mechanism smoke test,
 #                          lksctp-tools with every mechanism on)
 #   make check-full        make check, and make check-kernel on each other
-#                          kernel line (docs/testing.md: about 90 min)
+#                          kernel line (docs/testing.md: 84 min measured)
 #   make check-kernel      everything on KVER: its full in-guest suite, stock
 #                          references, sparse, checkpatch, DKMS
 #   make demo              stock vs thin vs TCP in the test VM, default receivers
@@ -100,12 +100,12 @@ modules: prepare
 # two); make sparse passes W=1 as well, so that it reuses those objects
 # instead of compiling them again.
 w1: prepare
-	$(KMAKE) $(KBUILD_ARGS) -j$(JOBS) W=1 modules 2>&1 | tee $(BUILD)/w1.log
+	set -o pipefail; $(KMAKE) $(KBUILD_ARGS) -j$(JOBS) W=1 modules 2>&1 | tee $(BUILD)/w1.log
 	@scripts/check-modules.sh $(KVER) $(TREE)/net/sctp "$(THIN_VERSION)"
 	@scripts/own-warnings.sh $(BUILD)/w1.log
 
 sparse: prepare
-	$(KMAKE) $(KBUILD_ARGS) -j$(JOBS) W=1 C=2 modules 2>&1 | tee $(BUILD)/sparse.log
+	set -o pipefail; $(KMAKE) $(KBUILD_ARGS) -j$(JOBS) W=1 C=2 modules 2>&1 | tee $(BUILD)/sparse.log
 	@! grep -q 'sparse is not available' $(BUILD)/sparse.log || \
 		{ echo "sparse: not run: kbuild for $(KVER) rejects this sparse (7.x needs one that knows __typeof_unqual__: make deps KVER=$(KVER) puts sid's in the build root)"; exit 1; }
 	@scripts/own-warnings.sh $(BUILD)/sparse.log
