@@ -295,7 +295,8 @@ void __sctp_thin_update_rto(struct sctp_transport *tp, u32 rtt)
  * again (sctp_thin_paths_reset()); the record of the armed timer stays.
  *
  * The strike is recognised by the T3-rtx expiry itself
- * (sctp_sf_do_6_3_3_rtx() sets tp->thin.t3).  Heartbeat, T2-shutdown,
+ * (sctp_sf_do_6_3_3_rtx() -> __sctp_thin_t3_rtx() sets tp->thin.t3, and
+ * decides there whether it counts).  Heartbeat, T2-shutdown,
  * T4-ASCONF and RE-CONFIG strikes count as upstream's, and back off from
  * stock's RTO.
  */
@@ -357,20 +358,48 @@ static void sctp_thin_strike_stock(struct sctp_transport *tp)
 	tp->thin.strike = SCTP_THIN_STRIKE_COUNTED;
 }
 
+/* The T3-rtx expiry of @tp, decided once in sctp_sf_do_6_3_3_rtx() and
+ * used by the strike that follows.  An expiry before V(k), stock's next
+ * one, is not an error (RFC 9260 8.1, 8.2 count stock's expiries), and
+ * the limits are checked where stock checks them: at stock's expiry.
+ * Upstream tests the association's limit before it counts the strike
+ * (sctp_sf_do_6_3_3_rtx()), so the error counter may already be at the
+ * limit through another path's strikes while this path's run is still
+ * before V(k): stock aborts at V(k), not now.
+ */
+enum {
+	SCTP_THIN_T3_NONE,		/* not a T3-rtx strike */
+	SCTP_THIN_T3_COUNTED,		/* at or after V(k) */
+	SCTP_THIN_T3_DEFERRED,		/* before V(k) */
+};
+
+bool __sctp_thin_t3_rtx(struct sctp_transport *tp)
+{
+	struct sctp_thin_path *pt = &tp->thin;
+
+	pt->t3 = SCTP_THIN_T3_COUNTED;
+	if (!(tp->asoc->thin_conf.flags & SCTP_THIN_MECHANISMS))
+		return true;
+	sctp_thin_run_open(tp);
+	if (time_before(jiffies, pt->v_next))
+		pt->t3 = SCTP_THIN_T3_DEFERRED;
+	return pt->t3 == SCTP_THIN_T3_COUNTED;
+}
+
 /* Returns false if this strike must not count as an error. */
 bool __sctp_thin_strike(struct sctp_association *asoc,
 			struct sctp_transport *tp, int is_hb)
 {
 	struct sctp_thin_path *pt = &tp->thin;
 	struct sctp_thin_assoc *ta = asoc->thin;
-	bool t3 = pt->t3, count, linear;
-	unsigned long now = jiffies;
+	u8 t3 = pt->t3;
+	bool count, linear;
 
-	pt->t3 = 0;
+	pt->t3 = SCTP_THIN_T3_NONE;
 	pt->strike = SCTP_THIN_STRIKE_STOCK;
 	if (!(asoc->thin_conf.flags & SCTP_THIN_MECHANISMS))
 		return true;
-	if (!t3) {
+	if (t3 == SCTP_THIN_T3_NONE) {
 		/* A heartbeat (8.3) not answered, T2, T4, RE-CONFIG: counted
 		 * as upstream's, backed off from stock's RTO.  The first
 		 * heartbeat of a path is no error and does not back off.
@@ -382,7 +411,7 @@ bool __sctp_thin_strike(struct sctp_association *asoc,
 
 	ta->timeouts++;
 	sctp_thin_run_open(tp);
-	count = !time_before(now, pt->v_next);
+	count = t3 == SCTP_THIN_T3_COUNTED;
 	linear = !count && sctp_thin_linear(asoc, ta, tp);
 
 	/* RFC 9260 6.3.3 E3 retransmits every packet on the path: each is

@@ -97,7 +97,9 @@ struct sctp_thin_path {
 					 */
 	u8 armed;			/* stock_exp and t3_exp are recorded */
 	u8 run;				/* a timeout run is open on the path */
-	u8 t3;				/* the next strike is a T3-rtx expiry */
+	u8 t3;				/* the next strike is a T3-rtx expiry:
+					 * SCTP_THIN_T3_*
+					 */
 	u8 strike;			/* SCTP_THIN_STRIKE_* of that strike */
 	u8 deferred;			/* the run's last strike was deferred:
 					 * stock retransmits at v_next
@@ -196,6 +198,7 @@ void __sctp_thin_outq_purge(struct sctp_association *asoc);
 bool __sctp_thin_early_frtx(struct sctp_association *asoc,
 			    struct sctp_chunk *chunk);
 void __sctp_thin_t3_expired(struct sctp_association *asoc);
+bool __sctp_thin_t3_rtx(struct sctp_transport *tp);
 void __sctp_thin_assoc_free(struct sctp_association *asoc);
 
 #endif /* __NET_SCTP_THIN_H__ */

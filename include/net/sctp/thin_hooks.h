@@ -69,18 +69,21 @@ static inline void sctp_thin_update_rto(struct sctp_transport *tp, u32 rtt)
 }
 
 /* The T3-rtx timer of tp expired (sctp_sf_do_6_3_3_rtx()): the strike
- * that follows is a T3-rtx strike, not T2, T4 or RE-CONFIG.
+ * that follows is a T3-rtx strike, not T2, T4 or RE-CONFIG.  False: an
+ * expiry stock would not have had yet; it is not counted, and the limits
+ * are not checked on it (stock checks them at its own expiry).
  */
-static inline void sctp_thin_t3_rtx(struct sctp_transport *tp)
+static inline bool sctp_thin_t3_rtx(struct sctp_transport *tp)
 {
-	if (unlikely(tp->asoc->thin)) {
-		tp->thin.t3 = 1;
-		__sctp_thin_t3_expired(tp->asoc);
-	}
+	if (likely(!tp->asoc->thin))
+		return true;
+	__sctp_thin_t3_expired(tp->asoc);
+	return __sctp_thin_t3_rtx(tp);
 }
 
 /* Start of sctp_do_8_2_transport_strike().  False: this T3-rtx expiry
- * does not count as an error (stock would not have had it yet).
+ * does not count as an error (stock would not have had it yet), and the
+ * path's PF, failure and primary-switch thresholds are not checked on it.
  */
 static inline bool sctp_thin_strike(struct sctp_association *asoc,
 				    struct sctp_transport *tp, int is_hb)
