@@ -112,7 +112,6 @@ static void sctp_thin_resync(struct sctp_association *asoc,
 {
 	sctp_thin_core_resync(&ta->core, highest, outstanding);
 	ta->lt_run = 0;
-	ta->progress = jiffies;
 	ta->held = false;
 	sctp_thin_rdb_reset(&ta->rdb);
 	sctp_thin_paths_reset(asoc);
@@ -187,7 +186,8 @@ static bool sctp_thin_first_packet(struct sctp_association *asoc, u32 lo,
 	}
 	sctp_thin_resync(asoc, ta, lo - 1,
 			 TSN_lt(asoc->ctsn_ack_point, lo - 1));
-	WRITE_ONCE(asoc->thin, ta);
+	/* Initialised first: /proc reads it without the socket lock. */
+	smp_store_release(&asoc->thin, ta);
 	return true;
 }
 
@@ -242,7 +242,8 @@ int sctp_thin_assoc_set(struct sctp_association *asoc,
 			if (!ta)
 				return -ENOMEM;	/* settings unchanged */
 			sctp_thin_resync_now(asoc, ta);
-			WRITE_ONCE(asoc->thin, ta);
+			/* Initialised first: /proc reads it unlocked. */
+			smp_store_release(&asoc->thin, ta);
 		} else if (!was_on) {
 			sctp_thin_resync_now(asoc, ta);
 		}
@@ -252,13 +253,14 @@ int sctp_thin_assoc_set(struct sctp_association *asoc,
 	}
 	asoc->thin_conf = *conf;
 	if (ta) {
-		struct sctp_thin_core keep = ta->core;
+		u64 sent = ta->core.pkts_sent, lost = ta->core.pkts_lost;
+		u32 transitions = ta->core.transitions;
 
 		sctp_thin_core_destroy(&ta->core);
 		sctp_thin_core_init(&ta->core, &sctp_thin_mem);
-		ta->core.pkts_sent = keep.pkts_sent;
-		ta->core.pkts_lost = keep.pkts_lost;
-		ta->core.transitions = keep.transitions;
+		ta->core.pkts_sent = sent;
+		ta->core.pkts_lost = lost;
+		ta->core.transitions = transitions;
 		ta->core.thin = false;
 		sctp_thin_rdb_reset(&ta->rdb);
 		sctp_thin_paths_reset(asoc);
@@ -617,10 +619,8 @@ void __sctp_thin_sack(struct sctp_association *asoc, struct sctp_sackhdr *sack,
 	moved = TSN_lt(asoc->ctsn_ack_point, ntohl(sack->cum_tsn_ack));
 	if (!TSN_lt(ntohl(sack->cum_tsn_ack), asoc->next_tsn - 1))
 		ta->held = false;	/* drained: everything sent is acked */
-	if (moved) {
+	if (moved)
 		ta->lt_run = 0;	/* forward progress ends a timeout run */
-		ta->progress = jiffies;
-	}
 	if (sctp_thin_clock_on(asoc))
 		sctp_thin_core_clock(&ta->core, sctp_thin_now_us());
 	if (sack->num_gap_ack_blocks || sack->num_dup_tsns)
@@ -644,7 +644,6 @@ void __sctp_thin_outq_purge(struct sctp_association *asoc)
 	sctp_thin_core_purge(&ta->core);
 	ta->lt_run = 0;
 	ta->held = false;
-	ta->progress = jiffies;
 	ta->resyncs++;
 	sctp_thin_inc_stats(sock_net(asoc->base.sk), SCTP_MIB_THIN_RESYNCS);
 	sctp_thin_rdb_reset(&ta->rdb);

@@ -18,6 +18,7 @@
  * See docs/core.md for the design and the reasons behind the constants.
  */
 
+#include <linux/compiler.h>
 #include <linux/string.h>
 #include <net/sctp/thin_core.h>
 
@@ -52,8 +53,23 @@ void sctp_thin_core_destroy(struct sctp_thin_core *c)
 	c->stock = 0;
 }
 
+/* Nothing recorded: a ring grown past its first size goes, and the next
+ * packet starts a small one (sctp_thin_room()), so that an association
+ * that was bulk for a while does not keep 8 KiB for its life.  A thin
+ * stream, which drains between its messages, keeps its first ring.
+ */
+static void sctp_thin_shrink(struct sctp_thin_core *c)
+{
+	c->head = 0;
+	if (c->size <= SCTP_THIN_MIN_SLOTS)
+		return;
+	c->mem->free(c->ring);
+	c->ring = NULL;
+	c->size = 0;
+}
+
 /* Drop dead slots at the head. */
-static void sctp_thin_pop(struct sctp_thin_core *c)
+static void sctp_thin_pop_dead(struct sctp_thin_core *c)
 {
 	while (c->used && sctp_thin_slot(c, 0)->state == SCTP_THIN_PKT_DEAD) {
 		c->head = (c->head + 1) & (c->size - 1);
@@ -61,6 +77,14 @@ static void sctp_thin_pop(struct sctp_thin_core *c)
 	}
 	if (!c->used)
 		c->head = 0;
+}
+
+/* Drop dead slots at the head; shrink if none is left. */
+static void sctp_thin_pop(struct sctp_thin_core *c)
+{
+	sctp_thin_pop_dead(c);
+	if (!c->used)
+		sctp_thin_shrink(c);
 }
 
 static void sctp_thin_kill(struct sctp_thin_core *c, struct sctp_thin_pkt *p)
@@ -237,8 +261,7 @@ void sctp_thin_core_sent(struct sctp_thin_core *c, u32 highest_tsn,
 			sctp_thin_kill(c, p);
 			sctp_thin_gone(c, p->tsn);
 		}
-		if (c->used)
-			sctp_thin_pop(c);
+		sctp_thin_pop_dead(c);	/* a packet follows: no shrink */
 	}
 	c->pkts_sent++;
 	/* Decaying window: when it exceeds SCTP_THIN_LOSS_WINDOW packets,
@@ -466,8 +489,8 @@ unsigned int sctp_thin_core_sack(struct sctp_thin_core *c, u32 cum_tsn,
 	if (!sctp_thin_before(cum_tsn, c->highest_sent)) {
 		if (c->saturated)
 			c->acked_all = true;	/* unrecorded packets acked */
-		c->head = 0;
 		c->used = 0;
+		sctp_thin_shrink(c);
 		c->in_flight = 0;
 		c->stock = 0;
 		c->saturated = false;
@@ -475,11 +498,16 @@ unsigned int sctp_thin_core_sack(struct sctp_thin_core *c, u32 cum_tsn,
 	return lost;
 }
 
+/* Also read without the socket lock (/proc/net/sctp/thin): each field
+ * once, so the divisor tested is the divisor used.
+ */
 u32 sctp_thin_core_lossrate(const struct sctp_thin_core *c)
 {
-	if (!c->win_lost || !c->win_sent)
+	u32 lost = READ_ONCE(c->win_lost), sent = READ_ONCE(c->win_sent);
+
+	if (!lost || !sent)
 		return 0;
-	return (u32)(((u64)c->win_lost * SCTP_THIN_ONE) / c->win_sent);
+	return (u32)(((u64)lost * SCTP_THIN_ONE) / sent);
 }
 
 /* Congestion guard (our addition; paper 7.4 leaves the case open: many
@@ -572,8 +600,8 @@ sctp_thin_core_oldest(const struct sctp_thin_core *c, const void *transport,
  */
 void sctp_thin_core_purge(struct sctp_thin_core *c)
 {
-	c->head = 0;
 	c->used = 0;
+	sctp_thin_shrink(c);
 	c->in_flight = 0;
 	c->stock = 0;
 	c->highest_valid = false;

@@ -18,6 +18,8 @@
  */
 
 #include <linux/capability.h>
+#include <linux/nsproxy.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sysctl.h>
 #include <linux/proc_fs.h>
@@ -436,13 +438,18 @@ static void sctp_thin_sysctl_unregister(struct sctp_thin_net *tn)
 }
 #endif
 
-/* A new netns starts with init_net's settings and bounds, copied at
- * creation, as it gets init_net's TCP congestion control (tcp_sk_init()):
- * a container gets the host's mechanisms and stays within the host's
- * bounds.  Later changes of init_net's values do not propagate.
- * init_net's are initialised first (it heads net_namespace_list).  A
- * netns initialised while the module loads copies them again at its
- * first use (sctp_thin_net_settle()).
+/* A new netns starts with the settings and bounds of the netns that
+ * creates it, copied at creation: a container gets the host's mechanisms
+ * and stays within the host's bounds, and a netns created inside a
+ * container (unshare -n) within the container's, which may be stricter.
+ * (TCP's congestion control copies init_net's, tcp_sk_init(); for bounds
+ * that would let a container's root escape its own.)  Later changes of
+ * the creator's values do not propagate: to tighten an existing netns,
+ * write its sysctls (the initial namespace's root may, past its bounds
+ * too).  init_net's are
+ * initialised first (it heads net_namespace_list).  A netns initialised
+ * while the module loads copies init_net's again at its first use
+ * (sctp_thin_net_settle()).
  */
 static void sctp_thin_net_inherit(struct sctp_thin_net *tn,
 				  const struct sctp_thin_net *host)
@@ -479,13 +486,33 @@ static int __net_init sctp_thin_net_ready(struct sctp_thin_net *tn)
 	return 0;
 }
 
+/* The netns whose values a new one copies: the creating task's
+ * (copy_net_ns() runs before the task switches to the new netns), settled
+ * first.  While the module loads, modprobe's task initialises every
+ * netns; each copies init_net's at its first use instead.
+ */
+static struct sctp_thin_net *__net_init sctp_thin_creator(struct net *net)
+{
+	struct sctp_thin_net *tn;
+	struct net *from;
+
+	if (sctp_thin_loading || !current->nsproxy)
+		return sctp_thin_pernet(&init_net);
+	from = current->nsproxy->net_ns;
+	if (!from || net_eq(from, net))
+		return sctp_thin_pernet(&init_net);
+	tn = sctp_thin_pernet(from);
+	sctp_thin_net_settle(tn);
+	return tn;
+}
+
 static int __net_init sctp_thin_net_init(struct net *net)
 {
 	struct sctp_thin_net *tn = sctp_thin_pernet(net);
 
 	tn->net = net;
 	if (!net_eq(net, &init_net)) {
-		sctp_thin_net_inherit(tn, sctp_thin_pernet(&init_net));
+		sctp_thin_net_inherit(tn, sctp_thin_creator(net));
 		tn->pending = sctp_thin_loading;
 		return sctp_thin_net_ready(tn);
 	}
@@ -727,12 +754,18 @@ int sctp_thin_setsockopt(struct sock *sk, int optname, void *kopt,
 	return -ENOPROTOOPT;	/* SCTP_THIN_INFO is read-only */
 }
 
+/* The association a get names.  A one-to-one socket has at most one, also
+ * while sctp_id2assoc() does not return it (not yet or no longer
+ * established); a listener has none of its own: its list holds the
+ * associations waiting for accept() (-EINVAL, as SCTP_STATUS).
+ */
 static struct sctp_association *sctp_thin_get_assoc(struct sock *sk,
 						    sctp_assoc_t id)
 {
 	struct sctp_association *asoc = sctp_id2assoc(sk, id);
 
-	if (!asoc && sctp_style(sk, TCP) && !list_empty(&sctp_sk(sk)->ep->asocs))
+	if (!asoc && sctp_style(sk, TCP) && !sctp_sstate(sk, LISTENING) &&
+	    !list_empty(&sctp_sk(sk)->ep->asocs))
 		asoc = list_first_entry(&sctp_sk(sk)->ep->asocs,
 					struct sctp_association, asocs);
 	return asoc;
@@ -768,10 +801,17 @@ static int sctp_thin_get_params(struct sock *sk, int len,
 	return 0;
 }
 
+/* Under the socket lock (SCTP_THIN_INFO), or not (/proc/net/sctp/thin,
+ * which holds a transport, so the association and its state live): the
+ * state's pointer with acquire, paired with its publication
+ * (sctp_thin_first_packet(), sctp_thin_assoc_set()); the counters may be
+ * a moment old.
+ */
 static void sctp_thin_fill_info(const struct sctp_association *asoc,
 				struct sctp_thin_info *info)
 {
-	const struct sctp_thin_assoc *ta = asoc->thin;
+	/* Pairs with smp_store_release() where the state is published. */
+	const struct sctp_thin_assoc *ta = smp_load_acquire(&asoc->thin);
 
 	info->sti_flags = asoc->thin_conf.flags;
 	if (!ta)

@@ -50,6 +50,7 @@
 /* Delete the timer and drop its reference. */
 static void sctp_thin_probe_cancel(struct sctp_association *asoc)
 {
+	WRITE_ONCE(asoc->thin->pto_armed, false);
 	if (timer_delete(&asoc->thin->timer))
 		sctp_association_put(asoc);
 }
@@ -119,6 +120,8 @@ static void sctp_thin_probe_arm(struct sctp_association *asoc,
 						    delack));
 	ta->probe_tp = tp;
 	ta->probe_delack = delack;
+	ta->pto_at = expires;
+	WRITE_ONCE(ta->pto_armed, true);
 	if (!mod_timer(&ta->timer, expires))
 		sctp_association_hold(asoc);
 }
@@ -283,13 +286,23 @@ static void sctp_thin_probe_send(struct sctp_association *asoc,
 
 /* The PTO expired, socket lock held, not owned by the user: check again
  * what arming checked (the association may have turned thick, T3-rtx
- * may be due), then send.
+ * may be due), then send.  Not before the PTO last armed: the owner may
+ * have armed a later one while the callback waited for the lock.
  */
 static void sctp_thin_probe_fire(struct sctp_association *asoc)
 {
+	struct sctp_thin_assoc *ta = asoc->thin;
 	struct sctp_transport *tp;
 
-	tp = sctp_thin_path(asoc, asoc->thin->probe_tp);
+	if (!ta->pto_armed)
+		return;
+	if (time_before(jiffies, ta->pto_at)) {
+		if (!mod_timer(&ta->timer, ta->pto_at))
+			sctp_association_hold(asoc);
+		return;
+	}
+	WRITE_ONCE(ta->pto_armed, false);
+	tp = sctp_thin_path(asoc, ta->probe_tp);
 	if (!tp || !sctp_thin_probe_allowed(asoc, tp) ||
 	    !time_before(jiffies, tp->T3_rtx_timer.expires))
 		return;
@@ -297,8 +310,10 @@ static void sctp_thin_probe_fire(struct sctp_association *asoc)
 }
 
 /* The timer callback, as sctp_generate_t3_rtx_event(): a socket owned by
- * the user retries a jiffy later (T3 waits HZ / 20; the PTO is short),
- * keeping the reference; a dead association only drops it.
+ * the user retries HZ / 20 later, as upstream's timers do, unless the
+ * owner has meanwhile re-armed the PTO (its expiry stands) or stopped it;
+ * a dead association only drops the reference.  The owner usually holds
+ * the socket to send, and new data re-arms the PTO anyway.
  */
 static void sctp_thin_timer_fire(struct timer_list *t)
 {
@@ -309,7 +324,8 @@ static void sctp_thin_timer_fire(struct timer_list *t)
 
 	bh_lock_sock(sk);
 	if (sock_owned_by_user(sk)) {
-		if (!mod_timer(&ta->timer, jiffies + 1))
+		if (READ_ONCE(ta->pto_armed) && !timer_pending(&ta->timer) &&
+		    !mod_timer(&ta->timer, jiffies + HZ / 20))
 			sctp_association_hold(asoc);
 		goto out_unlock;
 	}

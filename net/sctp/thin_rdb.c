@@ -141,14 +141,23 @@ static unsigned int sctp_thin_rdb_gather(struct sctp_packet *packet,
 	return n;
 }
 
-/* The scratch array only once RDB is used; without it, no copy. */
+/* The scratch arrays only once RDB is used; without them, no copy.  The
+ * candidates of a packet, and the verdicts of a SACK (SCTP_THIN_RDB_TRACK
+ * of them, 512 bytes, off the SACK path's stack), in one allocation.
+ */
 static struct sctp_thin_rdb_cand *
 sctp_thin_rdb_scratch(struct sctp_thin_assoc *ta)
 {
-	if (unlikely(!ta->rdb_cand))
+	if (unlikely(!ta->rdb_cand)) {
 		ta->rdb_cand = sctp_thin_alloc(SCTP_THIN_RDB_SCAN *
-					       sizeof(*ta->rdb_cand),
+					       sizeof(*ta->rdb_cand) +
+					       SCTP_THIN_RDB_TRACK *
+					       sizeof(*ta->rdb_out),
 					       GFP_ATOMIC);
+		if (ta->rdb_cand)
+			ta->rdb_out = (void *)(ta->rdb_cand +
+					       SCTP_THIN_RDB_SCAN);
+	}
 	return ta->rdb_cand;
 }
 
@@ -218,8 +227,8 @@ void sctp_thin_rdb_verdicts(struct sctp_association *asoc, u32 cum_tsn,
 			    const struct sctp_thin_gap *gaps, unsigned int ngaps,
 			    const u32 *dup, unsigned int ndups)
 {
-	struct sctp_thin_rdb_track repaired[SCTP_THIN_RDB_TRACK];
 	struct sctp_thin_assoc *ta = asoc->thin;
+	struct sctp_thin_rdb_track *repaired = ta->rdb_out;
 	struct sctp_transport *tp;
 	unsigned int i, n;
 
@@ -227,8 +236,10 @@ void sctp_thin_rdb_verdicts(struct sctp_association *asoc, u32 cum_tsn,
 	 * CWR, the path's cwnd reacts as to a fast retransmit (RFC 9260
 	 * 7.2.4, 7.2.3: once per fast recovery), and the loss counts for
 	 * the estimate and the congestion guard.  Called only once a copy
-	 * was bundled (ta->rdb.chunks).
+	 * was bundled (ta->rdb.chunks), so after the scratch was allocated.
 	 */
+	if (unlikely(!repaired))
+		return;
 	n = sctp_thin_rdb_sack(&ta->rdb, cum_tsn, gaps, ngaps, dup, ndups,
 			       repaired);
 	for (i = 0; i < n; i++) {

@@ -291,6 +291,18 @@ static void test_defaults_and_errors(int port)
 	rc = set_params(cfd, 0, SCTP_THIN_ALL, 0, 0);
 	CHECK(rc == 0, "client: all mechanisms on");
 	CHECK(connect(cfd, (struct sockaddr *)&a, sizeof(a)) == 0, "connect");
+	{
+		/* A one-to-one listener has no association of its own: the
+		 * one waiting for accept() is not its (as SCTP_STATUS).
+		 */
+		struct sctp_thin_info li;
+
+		errno = 0;
+		rc = get_info(lfd, 0, &li);
+		CHECK(rc < 0 && errno == EINVAL,
+		      "SCTP_THIN_INFO on the listener, an association waiting for accept(): EINVAL (rc %d, errno %d, id %d)",
+		      rc, errno, rc ? 0 : (int)li.sti_assoc_id);
+	}
 	sfd = accept(lfd, NULL, NULL);
 	CHECK(sfd >= 0, "accept");
 	rc = get_params(sfd, 0, &p);

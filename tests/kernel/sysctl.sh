@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # In the guest: the net.sctp.thin_* sysctls: defaults, validation (EINVAL,
 # value unchanged), per-netns scope, and permissions (an unprivileged user
-# namespace cannot change the host's values); a new netns copies the
-# host's values at creation, and an unprivileged container (unshare -U -r
-# -n) cannot loosen the host's bounds (thin_ctl.c, sctp_thin_loosens()).
+# namespace cannot change the host's values); a new netns copies its
+# creator's values at creation (the host's, or a container's for a netns
+# made inside it), and an unprivileged container (unshare -U -r -n)
+# cannot loosen the host's bounds (thin_ctl.c, sctp_thin_loosens()).
 . "$(dirname "$0")/lib.sh"
 S=/proc/sys/net/sctp
 
@@ -63,6 +64,12 @@ if [ "${1:-}" = --container ]; then
 	check 'wr thin_rto_min 300 && wr thin_linear_timeouts_max 3 && wr thin_congestion_guard 10 && [ "$(val thin_rto_min) $(val thin_linear_timeouts_max) $(val thin_congestion_guard)" = "300 3 10" ]' "container: settings within the bounds accepted (rto_min 300, linear max 3, guard 10)"
 	check 'wr thin_rto_min_floor 250 && wr thin_linear_timeouts_ceiling 4 && wr thin_rdb_max_packets 1 && wr thin_rdb_max_bytes 300 && [ "$(val thin_rto_min_floor) $(val thin_linear_timeouts_ceiling)" = "250 4" ]' "container: stricter bounds accepted"
 	check 'wr_fails thin_rto_min 200 && wr_fails thin_rto_min_floor 249' "container: then rto_min 200 and floor 249 -> EPERM (the stricter floor 250 holds)"
+	# A netns the container creates copies the container's values, and
+	# its stricter bounds hold there (it once copied init_net's: floor
+	# 150, so the container's root escaped its own floor 250).
+	mine=$(thin_vals)
+	check '[ "$(unshare -n bash -c "cd $S && grep -H . thin_*")" = "$mine" ]' "container: a netns it creates (unshare -n) starts with the container's values (floor 250, ceiling 4, rto_min 300), not the host's"
+	check 'unshare -n bash -c "! (echo 150 >$S/thin_rto_min_floor) 2>/dev/null && ! (echo 200 >$S/thin_rto_min) 2>/dev/null && [ \"\$(cat $S/thin_rto_min_floor) \$(cat $S/thin_rto_min)\" = \"250 300\" ]"' "container: there too, floor 150 and rto_min 200 -> EPERM, unchanged"
 	check 'wr thin_fast_retransmit 0 && wr thin_rdb 0 && wr thin_rto_min 0 && wr thin_linear_timeouts 0 && [ "$(val thin_fast_retransmit)$(val thin_rdb)$(val thin_rto_min)$(val thin_linear_timeouts)" = 0000 ]' "container: mechanisms switched off"
 	thin_done
 	exit

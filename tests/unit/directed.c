@@ -107,6 +107,14 @@ static void t_cap_and_failure(void)
 	CHECK(c.saturated, "not drained while data is outstanding");
 	sctp_thin_core_sack(&c, i + 1, NULL, 0);
 	CHECK(!c.saturated && c.in_flight == 0, "drained: exact again");
+	CHECK(!c.ring && c.size == 0 && shim_live == 0,
+	      "drained: the grown ring is freed");
+	sctp_thin_core_sent(&c, i + 2, i + 1, &A, 0);
+	CHECK(c.size == SCTP_THIN_MIN_SLOTS && c.in_flight == 1,
+	      "the next packet starts a small ring");
+	sctp_thin_core_sack(&c, i + 2, NULL, 0);
+	CHECK(c.ring && c.size == SCTP_THIN_MIN_SLOTS,
+	      "drained at the first size: the ring stays (thin streams)");
 	sctp_thin_core_destroy(&c);
 
 	sctp_thin_core_init(&c, &shim_mem);

@@ -157,6 +157,12 @@ void pair_sent(struct pair *t, u32 tsn, const void *tp, bool fail_alloc)
 	bool grow, rtx;
 
 	t->now += 1 + (t->steps % 7);
+	/* Nothing recorded since the last step: the core freed a ring grown
+	 * past its first size (sctp_thin_shrink()); the next packet starts
+	 * a small one.
+	 */
+	if (!m_live(m) && !m_stock(m) && m->size > SCTP_THIN_MIN_SLOTS)
+		m->size = 0;
 	/* the core allocates exactly when the model says it grows */
 	grow = !m->saturated && m_live(m) + m_stock(m) == m->size &&
 	       (m->size ? m->size * 2 : SCTP_THIN_MIN_SLOTS) <= SCTP_THIN_MAX_SLOTS;

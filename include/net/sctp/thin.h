@@ -140,7 +140,9 @@ struct sctp_thin_assoc {
 	struct sctp_thin_rdb_cand *rdb_cand;	/* scratch, SCTP_THIN_RDB_SCAN,
 						 * allocated on RDB's first use
 						 */
-	unsigned long progress;	/* jiffies of the last cum ack move */
+	struct sctp_thin_rdb_track *rdb_out;	/* RDB's verdicts: in the same
+						 * allocation, after rdb_cand
+						 */
 	bool held;		/* held back by cwnd/rwnd since last drained */
 	u32 lt_run;		/* linear timeouts since the last cum ack move */
 	/* Tail probe (thin_probe.c): the PTO timer and the path it is armed
@@ -150,6 +152,8 @@ struct sctp_thin_assoc {
 	struct timer_list timer;
 	struct sctp_transport *probe_tp;	/* compared before any use */
 	struct sctp_thin_probe probe;
+	unsigned long pto_at;	/* the armed PTO's expiry */
+	bool pto_armed;		/* a PTO is wanted (armed, not stopped) */
 	bool probing;		/* our probe packet is being sent */
 	bool probe_delack;	/* the armed PTO has the SACK-delay allowance */
 	u64 probes;

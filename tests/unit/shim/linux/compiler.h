@@ -3,4 +3,5 @@
 #ifndef __THIN_SHIM_COMPILER_H__
 #define __THIN_SHIM_COMPILER_H__
 #define noinline __attribute__((__noinline__))
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
 #endif
