@@ -498,7 +498,7 @@ unsigned int sctp_thin_core_sack(struct sctp_thin_core *c, u32 cum_tsn,
 	return lost;
 }
 
-/* Also read without the socket lock (/proc/net/sctp/thin): each field
+/* Also read without the socket lock (statistics readers): each field
  * once, so the divisor tested is the divisor used.
  */
 u32 sctp_thin_core_lossrate(const struct sctp_thin_core *c)
