@@ -187,6 +187,28 @@ static void sctp_thin_shadow_sample(struct sctp_transport *tp, u32 rtt)
 	pt->rto = tp->rto;
 }
 
+/* Stock backs off for a loss our copy repaired (sctp_thin_stock_backoff())
+ * and keeps that RTO until an RTT sample of a chunk sent after its own
+ * retransmission at bo_from (RFC 9260 6.3.1 C5): a sample of a chunk
+ * sent before then is ours alone (stock timed none of them: its timed
+ * chunk was the one it retransmitted).
+ */
+static void sctp_thin_backoff_sample(struct sctp_transport *tp, u32 rtt)
+{
+	struct sctp_thin_path *pt = &tp->thin;
+
+	if (!pt->bo)
+		return;
+	if (!time_before(jiffies - rtt, pt->bo_from)) {
+		pt->bo = 0;
+		return;
+	}
+	if (pt->bo_rto <= __sctp_thin_stock_rto(tp))
+		return;
+	pt->stock_rto = pt->bo_rto;
+	pt->rto = tp->rto;
+}
+
 /* 5.2: RTOmin while thin.  lksctp has just set tp->rto from
  * SRTT + 4 * RTTVAR (RFC 9260 6.3.1 C3) clamped to [RTO.Min, RTO.Max];
  * redo the lower clamp with the thin RTOmin.  RTO.Max still caps it.
@@ -199,6 +221,7 @@ void __sctp_thin_update_rto(struct sctp_transport *tp, u32 rtt)
 	/* What stock computed from this sample, before our clamp. */
 	sctp_thin_sync_rto(tp);
 	sctp_thin_shadow_sample(tp, rtt);
+	sctp_thin_backoff_sample(tp, rtt);
 	tp->thin.rto_suspect = 0;	/* a fresh sample: sctp_thin_spurious() */
 	if (sctp_thin_on(asoc, SCTP_THIN_RDB))
 		sctp_thin_rdb_gate_rtt(&tp->thin.rdb_gate, (u32)tp->srtt,
@@ -596,6 +619,34 @@ unsigned long __sctp_thin_t3_restart(struct sctp_transport *tp, u8 why)
 	return sctp_thin_t3_restarted(tp, now, expires, stock);
 }
 
+/* The packets we gave up early, acked now, may have been lost, and the
+ * ack our copies': then stock's T3-rtx still expires at V(k) (stock_by),
+ * counts an error, retransmits, and backs its RTO off from @rto, its RTO
+ * before this ack (RFC 9260 6.3.3 E2); the ack of its retransmission
+ * gives it no RTT sample (6.3.1 C5), and it keeps the doubled RTO until
+ * it samples a chunk sent after V(k) (__sctp_thin_update_rto()).  Or
+ * they arrived late, and stock samples them (sctp_thin_stock_sample()).
+ * The ack cannot tell which: stock's RTO is the larger of the two, and
+ * its T3-rtx restarts at V(k) (never earlier).  Without the backoff,
+ * measured: one message lost and repaired by thin, the return path dead
+ * 1.4 s later, RTO.Max 5 s and four errors: thin aborted 4 s before
+ * stock.
+ */
+static void sctp_thin_stock_backoff(struct sctp_transport *tp,
+				    unsigned long rto)
+{
+	struct sctp_thin_path *pt = &tp->thin;
+
+	rto = min(rto * 2, tp->asoc->rto_max);
+	pt->bo = 1;
+	pt->bo_from = pt->stock_by;
+	pt->bo_rto = rto;
+	if (rto <= __sctp_thin_stock_rto(tp))
+		return;
+	pt->stock_rto = rto;
+	pt->rto = tp->rto;
+}
+
 /* Stock takes an RTT sample from a packet we gave up early, acked now:
  * Karn's rule (RFC 9260 6.3.1 C5) keeps it from our estimator, not from
  * stock's, which never retransmitted the packet.  Measured from its send
@@ -661,15 +712,20 @@ static void sctp_thin_stock_acked(struct sctp_transport *tp, bool timed,
 				  unsigned long oldest, unsigned long newest)
 {
 	struct sctp_thin_path *pt = &tp->thin;
-	unsigned long exp;
+	unsigned long exp, from = jiffies;
 
-	if (timed && time_before(jiffies, pt->stock_by))
+	if (timed && time_before(jiffies, pt->stock_by)) {
+		unsigned long rto = __sctp_thin_stock_rto(tp);
+
 		sctp_thin_stock_sample(tp, oldest, newest);
+		sctp_thin_stock_backoff(tp, rto);
+		from = pt->bo_from;
+	}
 	tp->error_count = 0;
 	tp->asoc->overall_error_count = 0;
 	pt->run = 0;
 	pt->deferred = 0;
-	exp = jiffies + __sctp_thin_stock_rto(tp);
+	exp = from + __sctp_thin_stock_rto(tp);
 	if (pt->armed && time_after(exp, pt->stock_exp))
 		pt->stock_exp = exp;
 	if (time_after(exp, pt->stock_by))

@@ -116,6 +116,13 @@ struct sctp_thin_path {
 					 * and pend_new, if pend_timed)
 					 */
 	u8 pend_timed;
+	u8 bo;				/* stock's T3-rtx expires at bo_from
+					 * for a loss our copy repaired: its
+					 * RTO is bo_rto until it samples a
+					 * chunk sent after then (Karn)
+					 */
+	unsigned long bo_from;
+	unsigned long bo_rto;
 	u32 stock_srtt;			/* stock's SRTT and RTTVAR (RFC 9260 */
 	u32 stock_rttvar;		/* 6.3.1) while shadow, in jiffies */
 	unsigned long pend_old;
